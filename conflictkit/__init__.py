@@ -1,0 +1,12 @@
+"""conflictkit: find conflicts between two legal documents.
+
+The public API: :func:`conflictkit.engine.Engine`, the data model in :mod:`conflictkit.model`,
+the stage interfaces in :mod:`conflictkit.stages`, and :data:`hookimpl` for plugins.
+"""
+
+from conflictkit.hookspecs import hookimpl
+
+__version__ = "0.1.0"
+PIPELINE_VERSION = "1"  # bump when a stage's output changes for the same config: invalidates caches
+
+__all__ = ["hookimpl", "__version__", "PIPELINE_VERSION"]

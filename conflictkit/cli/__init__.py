@@ -1,0 +1,85 @@
+"""The ``conflictkit`` command line.
+
+Exit codes: 0 done; 1 unexpected failure; 2 usage, config or input error; 3 findings matched
+``--fail-on`` (or, for ``verify``, an extraction that is not grounded).
+
+Each command lives in its own module under ``conflictkit.cli`` and is listed in ``COMMANDS``;
+installed plugins add theirs through the ``register_commands(cli)`` hook.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from conflictkit import __version__
+from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError
+
+# (module, attribute) of each built-in command, in the order --help lists them.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("conflictkit.cli.compare", "compare"),
+    ("conflictkit.cli.inspect", "backends"),
+    ("conflictkit.cli.inspect", "config"),
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="conflictkit")
+def cli() -> None:
+    """Find conflicts between two legal documents.
+
+    Compares an INPUT document (a draft, a new version, a vendor's paper) against a REFERENCE
+    (a template, the old version, a playbook) and reports deviations, missing and added clauses,
+    each with exact character spans in both originals.
+    """
+
+
+def _add_commands() -> None:
+    for module_name, attr in COMMANDS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        cli.add_command(getattr(module, attr))
+    from conflictkit.registry import get_plugin_manager
+
+    get_plugin_manager().hook.register_commands(cli=cli)
+
+
+def fail(message: str, code: int) -> None:
+    """Print a one-line error on stderr and exit with ``code``."""
+    click.echo(f"conflictkit: error: {message}", err=True)
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: runs the CLI and turns every user error into one line and an exit code."""
+    try:
+        _add_commands()
+        result = cli.main(args=argv, prog_name="conflictkit", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        fail("interrupted", 130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except ConflictkitError as exc:
+        fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except BrokenPipeError:
+        sys.exit(EXIT_FAILURE)
+    except Exception as exc:  # a bug, not a user error: say so, keep the traceback on request
+        if os.environ.get("CONFLICTKIT_DEBUG"):
+            raise
+        fail(f"unexpected failure: {type(exc).__name__}: {exc} (set CONFLICTKIT_DEBUG=1 for the traceback, and please report it)", EXIT_FAILURE)
+    sys.exit(result if isinstance(result, int) else 0)
+
+
+__all__ = ["cli", "main", "fail", "EXIT_USAGE"]

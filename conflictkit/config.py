@@ -1,0 +1,174 @@
+"""YAML configuration: which backend runs each stage, with what options, and the thresholds.
+
+A config is validated in full before any work: the top-level schema with pydantic
+(``extra="forbid"``), then each backend's options against that backend's own ``Options`` model.
+Every problem is collected and reported at once, each with its YAML path.
+
+A judge given as a list is shorthand for a cascade: ``judge: [A, B]`` means
+``judge: {use: cascade, options: {judges: [A, B]}}``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.stages import STAGES, StageName
+
+PRESETS_DIR = Path(__file__).resolve().parent.parent / "configs"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ComponentSpec(_Strict):
+    """``{use: NAME, options: {...}}``: a registered backend and its options."""
+
+    use: str
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class PipelineConfig(_Strict):
+    segmenter: ComponentSpec = ComponentSpec(use="rules")
+    filter: ComponentSpec | None = ComponentSpec(use="rules")
+    embedder: ComponentSpec | None = ComponentSpec(use="sentence-transformers")
+    retriever: ComponentSpec = ComponentSpec(use="cosine")
+    scorer: ComponentSpec | None = None
+    judge: ComponentSpec = ComponentSpec(use="legal-atoms")
+
+    @field_validator("judge", mode="before")
+    @classmethod
+    def _list_is_cascade(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return {"use": "cascade", "options": {"judges": value}}
+        return value
+
+
+class Thresholds(_Strict):
+    same_matter: float = Field(0.3, ge=0.0, le=1.0, description="min P(same matter) to pair two clauses")
+    conflict: float = Field(0.7, ge=0.0, le=1.0, description="min P(conflict) to report a deviation")
+
+
+class Limits(_Strict):
+    max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
+
+
+class Config(_Strict):
+    """The whole configuration. ``Config()`` is the offline default (configs/offline.yaml)."""
+
+    version: Literal[1] = 1
+    pipeline: PipelineConfig = PipelineConfig()
+    thresholds: Thresholds = Thresholds()
+    limits: Limits = Limits()
+
+    def specs(self) -> dict[StageName, ComponentSpec | None]:
+        return {stage: getattr(self.pipeline, stage) for stage in STAGES}
+
+
+def _path(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc) or "(top level)"
+
+
+def _format_errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[str]:
+    problems = []
+    for err in exc.errors():
+        loc = prefix + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "unknown key"
+        problems.append(f"{_path(loc)}: {message}")
+    return problems
+
+
+def validate_backend_options(stage: StageName, spec: ComponentSpec, loc: tuple[Any, ...]) -> tuple[ComponentSpec, list[str]]:
+    """Check ``spec`` against the registry and the backend's options; return it with defaults filled."""
+    from conflictkit.registry import get_registry
+
+    try:
+        info = get_registry().get(stage, spec.use)
+    except UnknownBackendError as exc:
+        return spec, [f"{_path(loc + ('use',))}: {exc}"]
+    try:
+        options = info.cls.Options.model_validate(spec.options)
+    except ValidationError as exc:
+        return spec, _format_errors(exc, loc + ("options",))
+    except ConfigError as exc:  # nested specs (a cascade's judges) report their own paths
+        return spec, [f"{_path(loc + ('options',))}.{exc}"]
+    return ComponentSpec(use=spec.use, options=options.model_dump(mode="json")), []
+
+
+def resolve(data: Any, source: str = "config") -> Config:
+    """Validate raw config data and fill in every default; raise one ConfigError listing all problems."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the top level must be a mapping (version, pipeline, thresholds), not {type(data).__name__}")
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_joined(source, _format_errors(exc))) from None
+    problems: list[str] = []
+    resolved: dict[str, Any] = {}
+    for stage, spec in config.specs().items():
+        if spec is None:
+            resolved[stage] = None
+            continue
+        filled, errs = validate_backend_options(stage, spec, ("pipeline", stage))
+        problems.extend(errs)
+        resolved[stage] = filled
+    if problems:
+        raise ConfigError(_joined(source, problems))
+    return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})
+
+
+def _joined(source: str, problems: list[str]) -> str:
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    return f"invalid config {source} ({count}): " + "; ".join(problems)
+
+
+def preset_path(name: str) -> Path | None:
+    """The file of a named preset (``offline``, ``isaacus``...), looked up in CONFLICTKIT_CONFIGS then configs/."""
+    dirs = [Path(d) for d in os.environ.get("CONFLICTKIT_CONFIGS", "").split(os.pathsep) if d] + [PRESETS_DIR]
+    for directory in dirs:
+        candidate = directory / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """Load and resolve a config file (or a preset name); ``None`` gives the offline default."""
+    if path is None:
+        return resolve({}, "offline default")
+    file = Path(path)
+    if not file.exists() and not os.sep in str(path) and not str(path).endswith((".yaml", ".yml")):
+        preset = preset_path(str(path))
+        if preset is not None:
+            file = preset
+    if not file.exists():
+        raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
+    if file.is_dir():
+        raise ConfigError(f"config {path} is a directory; give a YAML file")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"config {path} is not valid YAML{where}: {problem}") from None
+    return resolve(data, str(path))
+
+
+def dump_config(config: Config) -> str:
+    """The resolved config as YAML, defaults included: what ``config show`` prints and params.json keeps."""
+    return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False, default_flow_style=False)

@@ -1,0 +1,57 @@
+"""pluggy hook specifications. A plugin implements any of them and calls ``register`` once per backend.
+
+Example plugin module::
+
+    import conflictkit
+
+    @conflictkit.hookimpl
+    def register_judges(register):
+        register(MyJudge)
+
+and one line in its ``pyproject.toml``::
+
+    [project.entry-points.conflictkit]
+    my_judge = "my_package.plugin"
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("conflictkit")
+hookimpl = pluggy.HookimplMarker("conflictkit")
+
+
+@hookspec
+def register_segmenters(register):
+    """Register :class:`conflictkit.stages.Segmenter` subclasses."""
+
+
+@hookspec
+def register_filters(register):
+    """Register :class:`conflictkit.stages.Filter` subclasses."""
+
+
+@hookspec
+def register_embedders(register):
+    """Register :class:`conflictkit.stages.Embedder` subclasses."""
+
+
+@hookspec
+def register_retrievers(register):
+    """Register :class:`conflictkit.stages.Retriever` subclasses."""
+
+
+@hookspec
+def register_scorers(register):
+    """Register :class:`conflictkit.stages.Scorer` subclasses."""
+
+
+@hookspec
+def register_judges(register):
+    """Register :class:`conflictkit.stages.Judge` subclasses."""
+
+
+@hookspec
+def register_commands(cli):
+    """Add click commands to the ``conflictkit`` command group (e.g. ``models``)."""

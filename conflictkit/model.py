@@ -1,0 +1,170 @@
+"""The data model shared by every stage: documents, clauses, pairs, judgements, findings.
+
+Offsets are always half-open ``[start, end)`` code-point indices into ``Document.original``,
+the file's text decoded as UTF-8 with newlines kept as they are, so ``original[start:end]``
+is exactly what a user sees highlighted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+ClauseKind = Literal["clause", "definition", "heading", "signature", "boilerplate"]
+FindingKind = Literal["deviation", "missing", "added"]
+Side = Literal["reference", "input"]
+
+
+class Span(BaseModel):
+    """A half-open range of code points in a document's original text."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+    def slice(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+class Clause(BaseModel):
+    """One clause of a document, holding only its own text (its children are cut out).
+
+    ``text`` is the typographically normalized text used by models; ``span`` locates the clause
+    in the original text. ``filtered`` names why a clause is non-operative (a heading, a
+    signature, a blank form field...): filtered clauses are counted, never silently dropped, and
+    are never reported as missing or added.
+    """
+
+    id: str
+    text: str
+    span: Span
+    kind: ClauseKind = "clause"
+    heading: str | None = None
+    section: str | None = None
+    parent: str | None = None
+    order: int = 0
+    filtered: str | None = None
+
+    @property
+    def operative(self) -> bool:
+        return self.filtered is None and self.kind not in ("heading", "signature", "boilerplate")
+
+
+class Document(BaseModel):
+    """A document as read from disk, with its normalized text and the map back to the original.
+
+    ``offsets[i]`` is the index in ``original`` of the character that produced ``normalized[i]``;
+    ``offsets[len(normalized)]`` is ``len(original)``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    path: str
+    original: str
+    normalized: str
+    offsets: np.ndarray  # int64, len(normalized) + 1
+    sha256: str
+
+    def to_original(self, start: int, end: int) -> Span:
+        """Map a half-open span of ``normalized`` to the span of ``original`` that produced it."""
+        from conflictkit.normalize import map_span
+
+        s, e = map_span(self.offsets, start, end)
+        return Span(start=s, end=e)
+
+
+class IndexedDocument(BaseModel):
+    """A document after segmentation, filtering and embedding: what retrieval and judges see."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    document: Document
+    clauses: list[Clause]
+    vectors: np.ndarray | None = None  # (len(clauses), dim), unit rows, or None without embedder
+
+    def clause(self, clause_id: str) -> Clause:
+        return self._by_id()[clause_id]
+
+    def position(self, clause_id: str) -> int:
+        return self._positions()[clause_id]
+
+    def _by_id(self) -> dict[str, Clause]:
+        cache = self.__dict__.get("_by_id_cache")
+        if cache is None:
+            cache = {c.id: c for c in self.clauses}
+            self.__dict__["_by_id_cache"] = cache
+        return cache
+
+    def _positions(self) -> dict[str, int]:
+        cache = self.__dict__.get("_pos_cache")
+        if cache is None:
+            cache = {c.id: i for i, c in enumerate(self.clauses)}
+            self.__dict__["_pos_cache"] = cache
+        return cache
+
+
+class CandidatePair(BaseModel):
+    """A (reference clause, input clause) pair kept by retrieval, with the signals gathered so far.
+
+    ``relevance`` is what retrieval (or a scorer, when one is configured) ranks on, in [0, 1];
+    ``signals`` keeps every named score a stage produced so the pairs file can show them.
+    """
+
+    reference_id: str
+    input_id: str
+    similarity: float | None = None
+    relevance: float = 0.0
+    signals: dict[str, float] = Field(default_factory=dict)
+
+
+class Reason(BaseModel):
+    """A typed reason for a judgement: what kind of atom changed, and its two versions.
+
+    Example: ``{"type": "number", "reference": "thirty (30) days", "input": "sixty (60) days"}``.
+    """
+
+    type: str
+    reference: str | None = None
+    input: str | None = None
+    detail: str | None = None
+
+
+class Judgement(BaseModel):
+    """A judge's verdict on one candidate pair, as probabilities with reasons."""
+
+    reference_id: str
+    input_id: str
+    p_same: float = Field(ge=0.0, le=1.0)
+    p_differs: float = Field(ge=0.0, le=1.0)
+    p_conflict: float = Field(ge=0.0, le=1.0)
+    reasons: list[Reason] = Field(default_factory=list)
+    judge: str = ""
+    signals: dict[str, float] = Field(default_factory=dict)
+
+
+class Quote(BaseModel):
+    """A cited span of one side of a finding: offsets into the original text and the text itself."""
+
+    start: int
+    end: int
+    text: str
+    heading: str | None = None
+    section: str | None = None
+    clause_id: str
+
+
+class Finding(BaseModel):
+    """A reported difference: a deviation (both sides), a missing (reference) or an added (input)."""
+
+    id: str
+    kind: FindingKind
+    p_conflict: float
+    p_same: float | None = None
+    reference: Quote | None = None
+    input: Quote | None = None
+    reasons: list[Reason] = Field(default_factory=list)
+    judge: str | None = None
+    grounded: bool = False

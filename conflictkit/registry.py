@@ -1,0 +1,167 @@
+"""The backend registry: which backend class provides each (stage, name), and which package ships it.
+
+Built-in backends are plugins like any other (listed in ``DEFAULT_PLUGINS``); installed packages
+load through the entry-point group ``conflictkit``. ``CONFLICTKIT_LOAD_PLUGINS`` restricts which
+installed plugins load (comma-separated entry-point names; empty string loads none).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from importlib import metadata
+
+import pluggy
+
+from conflictkit import hookspecs
+from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.stages import STAGE_CLASSES, STAGES, Component, StageName
+
+ENTRY_POINT_GROUP = "conflictkit"
+
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "conflictkit.builtins",
+)
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """One registered backend: its stage, config name, class and the package that provides it."""
+
+    stage: StageName
+    name: str
+    cls: type[Component]
+    package: str
+
+
+class Registry:
+    """Backends by stage and name. Refuses duplicates; an unknown name lists the available ones."""
+
+    def __init__(self) -> None:
+        self._backends: dict[StageName, dict[str, BackendInfo]] = {stage: {} for stage in STAGES}
+
+    def add(self, cls: type[Component], package: str) -> None:
+        stage = getattr(cls, "stage", None)
+        if stage not in STAGE_CLASSES or not issubclass(cls, STAGE_CLASSES[stage]):
+            raise ConfigError(f"{package}: {cls!r} is not a conflictkit stage backend")
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"{package}: backend {cls.__qualname__} has no name")
+        existing = self._backends[stage].get(name)
+        if existing is not None and existing.cls is not cls:
+            raise ConfigError(
+                f"{stage} backend {name!r} is registered twice: by {existing.package} and by {package}; "
+                "uninstall one of them or rename the backend"
+            )
+        self._backends[stage][name] = BackendInfo(stage, name, cls, package)
+
+    def get(self, stage: StageName, name: str) -> BackendInfo:
+        try:
+            return self._backends[stage][name]
+        except KeyError:
+            available = ", ".join(sorted(self._backends[stage])) or "none"
+            raise UnknownBackendError(
+                f"unknown {stage} backend {name!r}; available: {available}"
+                " (install the plugin that provides it, then check `conflictkit backends`)"
+            ) from None
+
+    def names(self, stage: StageName) -> list[str]:
+        return sorted(self._backends[stage])
+
+    def all(self) -> list[BackendInfo]:
+        return [info for stage in STAGES for info in sorted(self._backends[stage].values(), key=lambda i: i.name)]
+
+
+def _package_of(plugin: object, dists: dict[str, str]) -> str:
+    module = getattr(plugin, "__name__", "")
+    top = module.split(".")[0]
+    return dists.get(top, top)
+
+
+def _load_entry_points(pm: pluggy.PluginManager) -> None:
+    allowed = os.environ.get("CONFLICTKIT_LOAD_PLUGINS")
+    allow = None if allowed is None else {n.strip() for n in allowed.split(",") if n.strip()}
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if allow is not None and ep.name not in allow:
+            continue
+        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+            continue
+        try:
+            plugin = ep.load()
+        except ImportError as exc:
+            raise ConfigError(
+                f"plugin {ep.name!r} ({ep.value}) failed to import: {exc}; reinstall it or uninstall it"
+            ) from exc
+        pm.register(plugin, name=ep.name)
+
+
+def build_plugin_manager(load_entry_points: bool = True) -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("conflictkit")
+    pm.add_hookspecs(hookspecs)
+    for module_name in DEFAULT_PLUGINS:
+        pm.register(importlib.import_module(module_name), name=module_name)
+    if load_entry_points:
+        _load_entry_points(pm)
+    pm.check_pending()
+    return pm
+
+
+def _distributions() -> dict[str, str]:
+    mapping: dict[str, str] = {}
+    for top, dists in metadata.packages_distributions().items():
+        if dists:
+            mapping[top] = dists[0]
+    return mapping
+
+
+def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
+    """Collect every backend that the default and installed plugins register."""
+    pm = pm or get_plugin_manager()
+    registry = Registry()
+    dists = _distributions()
+    hooks = {
+        "segmenter": pm.hook.register_segmenters,
+        "filter": pm.hook.register_filters,
+        "embedder": pm.hook.register_embedders,
+        "retriever": pm.hook.register_retrievers,
+        "scorer": pm.hook.register_scorers,
+        "judge": pm.hook.register_judges,
+    }
+    for stage, hook in hooks.items():
+        for impl in hook.get_hookimpls():
+            package = _package_of(impl.plugin, dists)
+
+            def register(cls: type[Component], _package: str = package, _stage: str = stage) -> None:
+                if getattr(cls, "stage", None) != _stage:
+                    raise ConfigError(f"{_package}: {cls.__qualname__} registered as a {_stage} but is a {cls.stage}")
+                registry.add(cls, _package)
+
+            impl.function(register=register)
+    return registry
+
+
+_PM: pluggy.PluginManager | None = None
+_REGISTRY: Registry | None = None
+
+
+def get_plugin_manager() -> pluggy.PluginManager:
+    global _PM
+    if _PM is None:
+        _PM = build_plugin_manager(load_entry_points=os.environ.get("CONFLICTKIT_NO_ENTRY_POINTS") != "1")
+    return _PM
+
+
+def get_registry() -> Registry:
+    """The process-wide registry, built on first use."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = build_registry(get_plugin_manager())
+    return _REGISTRY
+
+
+def reset() -> None:
+    """Forget the plugin manager and registry (tests, or after installing a plugin at run time)."""
+    global _PM, _REGISTRY
+    _PM = None
+    _REGISTRY = None

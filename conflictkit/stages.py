@@ -1,0 +1,156 @@
+"""The stage interfaces of the pipeline, all in one place.
+
+    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> partition -> report
+
+Every backend is a :class:`Component`: a cheap constructor that only validates its options (a
+pydantic model with ``extra="forbid"``), a ``warm_up()`` that loads anything heavy, and batch
+methods. Backends are registered through the hooks in :mod:`conflictkit.hookspecs`; the engine
+builds them from the YAML config by stage and name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement
+
+StageName = Literal["segmenter", "filter", "embedder", "retriever", "scorer", "judge"]
+STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge")
+
+
+class Options(BaseModel):
+    """Base class of a backend's options: unknown keys are errors, never silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Component(ABC):
+    """A pipeline stage backend.
+
+    Subclasses set ``name`` (the name used in configs), ``stage`` and ``Options``; they override
+    :meth:`warm_up` when they have something heavy to load and :attr:`version` when their output
+    changes for the same options (it is part of the cache key).
+    """
+
+    name: ClassVar[str]
+    stage: ClassVar[StageName]
+    Options: ClassVar[type[Options]] = Options
+    version: ClassVar[str] = "1"
+
+    def __init__(self, options: Options | dict | None = None) -> None:
+        if options is None:
+            options = {}
+        if isinstance(options, dict):
+            options = self.Options.model_validate(options)
+        self.options = options
+        self._warm = False
+
+    def warm_up(self) -> None:
+        """Load models, open clients. Called once by the engine before any work; idempotent."""
+        self._warm = True
+
+    @property
+    def fingerprint(self) -> str:
+        """Identifies this backend and its options in cache keys and params.json."""
+        payload = json.dumps(
+            {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")},
+            sort_keys=True,
+        )
+        return f"{self.name}@{self.version}:{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
+
+    def describe(self) -> dict:
+        """What params.json records about this backend (model ids, versions...)."""
+        return {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")}
+
+    def usage(self) -> dict:
+        """Resource usage since construction (requests, tokens, cost); empty for local backends."""
+        return {}
+
+
+class Segmenter(Component):
+    """Splits a document into clauses, each with its own text and a span in the original."""
+
+    stage: ClassVar[StageName] = "segmenter"
+
+    @abstractmethod
+    def segment(self, document: Document) -> list[Clause]: ...
+
+
+class Filter(Component):
+    """Flags non-operative clauses (headings, signatures, blank form fields...).
+
+    Returns, for each clause, a short reason when it is non-operative and ``None`` otherwise.
+    Definitions must never be filtered.
+    """
+
+    stage: ClassVar[StageName] = "filter"
+
+    @abstractmethod
+    def flag(self, clauses: Sequence[Clause]) -> list[str | None]: ...
+
+
+class Embedder(Component):
+    """Turns texts into unit-length vectors, one row per text."""
+
+    stage: ClassVar[StageName] = "embedder"
+
+    @abstractmethod
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class Retriever(Component):
+    """Pairs the clauses of two documents that may deal with the same matter.
+
+    It must keep the number of pairs linear in the number of clauses: the judge sees tens of
+    pairs per document pair, not thousands.
+    """
+
+    stage: ClassVar[StageName] = "retriever"
+    needs_vectors: ClassVar[bool] = True
+
+    @abstractmethod
+    def retrieve(self, reference: IndexedDocument, input: IndexedDocument) -> list[CandidatePair]: ...
+
+
+class Scorer(Component):
+    """Scores the relevance of (query, text) pairs in [0, 1], e.g. a cross-encoder reranker."""
+
+    stage: ClassVar[StageName] = "scorer"
+
+    @abstractmethod
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]: ...
+
+
+class Comparison(BaseModel):
+    """Everything a judge may look at besides the pairs: both indexed documents."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    reference: IndexedDocument
+    input: IndexedDocument
+
+
+class Judge(Component):
+    """Decides, for each candidate pair, P(same matter), P(differs) and P(conflict), with reasons."""
+
+    stage: ClassVar[StageName] = "judge"
+
+    @abstractmethod
+    def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]: ...
+
+
+STAGE_CLASSES: dict[StageName, type[Component]] = {
+    "segmenter": Segmenter,
+    "filter": Filter,
+    "embedder": Embedder,
+    "retriever": Retriever,
+    "scorer": Scorer,
+    "judge": Judge,
+}
