@@ -20,8 +20,10 @@ from conflictkit.stages import STAGE_CLASSES, STAGES, Component, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
 
+# Built-in plugin modules, each registering the backends it defines (simonw/llm style).
 DEFAULT_PLUGINS: tuple[str, ...] = (
-    "conflictkit.builtins",
+    "conflictkit.embedders.hashing",
+    "conflictkit.retrievers.cosine",
 )
 
 

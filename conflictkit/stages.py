@@ -14,12 +14,15 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement
+
+if TYPE_CHECKING:
+    from conflictkit.store import Store
 
 StageName = Literal["segmenter", "filter", "embedder", "retriever", "scorer", "judge"]
 STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge")
@@ -50,7 +53,12 @@ class Component(ABC):
         if isinstance(options, dict):
             options = self.Options.model_validate(options)
         self.options = options
+        self.store: Store | None = None
         self._warm = False
+
+    def use_store(self, store: Store | None) -> None:
+        """Give the backend the engine's cache (remote answers, model outputs); None disables caching."""
+        self.store = store
 
     def warm_up(self) -> None:
         """Load models, open clients. Called once by the engine before any work; idempotent."""
