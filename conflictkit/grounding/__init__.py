@@ -1,0 +1,19 @@
+"""Grounding: check that quoted spans are in their source, and find meaning-reversing changes.
+
+- :func:`verify_extraction` / :class:`Verifier`: is a quote in a document, at the offsets it cites?
+- :func:`material_difference`: which tokens changed between two versions of a clause, by class.
+- :func:`redline`: a word-level diff of two clauses with reversing runs marked.
+"""
+
+from conflictkit.grounding.material import Change, MaterialDifference, material_difference
+from conflictkit.grounding.nearmiss import NearMiss
+from conflictkit.grounding.redline import Op, Redline, redline
+from conflictkit.grounding.tokens import TOKEN_CLASSES, token_class, tokenize
+from conflictkit.grounding.verify import STATUSES, Verification, Verifier, verify_extraction
+
+__all__ = [
+    "Change", "MaterialDifference", "material_difference",
+    "NearMiss", "Op", "Redline", "redline",
+    "TOKEN_CLASSES", "token_class", "tokenize",
+    "STATUSES", "Verification", "Verifier", "verify_extraction",
+]

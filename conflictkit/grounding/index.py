@@ -1,0 +1,106 @@
+"""A word index of a normalized document: where each word occurs, built once per document.
+
+Finding a quote looks up the quote's rarest word and checks only the places it occurs, so a
+document is scanned once to build the index, not once per quote. The same index gives the
+candidate passages of a near-miss search (windows that share several words with the quote).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from difflib import SequenceMatcher
+
+WORD_RE = re.compile(r"\w+")
+_MAX_ANCHORS = 8  # rarest quote words used to vote for candidate passages
+_MAX_CANDIDATES = 3  # passages aligned word by word per near-miss search
+
+
+class WordIndex:
+    """Positions of every ``\\w+`` word of ``text`` (word ordinals and character spans)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.words: list[str] = []
+        self.where: dict[str, list[int]] = {}
+        for n, m in enumerate(WORD_RE.finditer(text)):
+            word = m.group()
+            self.words.append(word)
+            self.starts.append(m.start())
+            self.ends.append(m.end())
+            self.where.setdefault(word, []).append(n)
+
+    def count(self, word: str) -> int:
+        return len(self.where.get(word, ()))
+
+    def find(self, quote: str) -> list[int]:
+        """Start positions of ``quote`` in the text where it begins and ends on word boundaries.
+
+        Every word of such a match is a whole word of the text, so only the places where the
+        quote's rarest word occurs need checking. A quote without words falls back to a scan.
+        """
+        words = [(m.group(), m.start()) for m in WORD_RE.finditer(quote)]
+        if not words:
+            return [p for p in _scan(self.text, quote) if bounded(self.text, p, p + len(quote))]
+        word, at = min(words, key=lambda w: self.count(w[0]))
+        found = []
+        for n in self.where.get(word, ()):
+            p = self.starts[n] - at
+            if p >= 0 and self.text.startswith(quote, p) and bounded(self.text, p, p + len(quote)):
+                found.append(p)
+        return found
+
+    def candidates(self, quote: str) -> list[tuple[int, int]]:
+        """Character spans of the passages most like ``quote``, best first (bounded work).
+
+        The rarest words of the quote vote for the passage start they imply; the best-voted
+        windows are aligned word by word and trimmed to the part that corresponds to the quote.
+        """
+        qwords = WORD_RE.findall(quote)
+        if not qwords:
+            return []
+        by_rarity = sorted({w for w in qwords if w in self.where}, key=self.count)[:_MAX_ANCHORS]
+        votes: Counter[int] = Counter()
+        for word in by_rarity:
+            at = [k for k, w in enumerate(qwords) if w == word]
+            for n in self.where[word]:
+                votes.update({n - k for k in at})
+        need = max(1, len(by_rarity) // 2)
+        spans = []
+        for diagonal, count in votes.most_common(_MAX_CANDIDATES):
+            if count >= need:
+                span = self._align(qwords, diagonal)
+                if span and span not in spans:
+                    spans.append(span)
+        return spans
+
+    def _align(self, qwords: list[str], diagonal: int) -> tuple[int, int] | None:
+        n = len(qwords)
+        lo, hi = max(0, diagonal - 3), min(len(self.words), diagonal + n + 3)
+        blocks = [b for b in SequenceMatcher(None, qwords, self.words[lo:hi], autojunk=False).get_matching_blocks() if b.size]
+        if not blocks or sum(b.size for b in blocks) * 2 < n:
+            return None
+        first = lo + blocks[0].b - blocks[0].a  # extend to the quote's first and last word
+        last = lo + blocks[-1].b + blocks[-1].size + (n - blocks[-1].a - blocks[-1].size)
+        first, last = max(lo, first), min(hi, last)
+        return self.starts[first], self.ends[last - 1]
+
+
+def bounded(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` neither begins nor ends inside a word of ``text``."""
+    if start > 0 and _wordish(text[start - 1]) and _wordish(text[start]):
+        return False
+    return not (end < len(text) and _wordish(text[end - 1]) and _wordish(text[end]))
+
+
+def _wordish(char: str) -> bool:
+    return WORD_RE.match(char) is not None
+
+
+def _scan(text: str, quote: str):
+    p = text.find(quote)
+    while p != -1:
+        yield p
+        p = text.find(quote, p + 1)
