@@ -24,6 +24,7 @@ ENTRY_POINT_GROUP = "conflictkit"
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "conflictkit.embedders.hashing",
     "conflictkit.retrievers.cosine",
+    "conflictkit.judges.compose",
 )
 
 

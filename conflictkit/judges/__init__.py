@@ -1,0 +1,1 @@
+"""Built-in judges that need no model: legal atoms, and judge composition (cascade, weighted)."""

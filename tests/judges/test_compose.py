@@ -1,0 +1,152 @@
+"""Cascade and weighted judges, on deterministic fake judges."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conflictkit.config import PipelineConfig, validate_backend_options
+from conflictkit.errors import ConfigError
+from conflictkit.judges.compose import CascadeJudge, WeightedJudge, fit, logit
+from conflictkit.model import CandidatePair
+from conflictkit.stages import Comparison
+from conflictkit.testing.clauses import indexed_document
+from conflictkit.testing.judges import registered
+
+
+
+def resolve_judge(raw):
+    """What config resolution does with ``pipeline.judge``: list -> cascade, then registry validation."""
+    spec = PipelineConfig.model_validate({"judge": raw}).judge
+    filled, problems = validate_backend_options("judge", spec, ("pipeline", "judge"))
+    if problems:
+        raise ConfigError("; ".join(problems))
+    return filled
+
+
+@pytest.fixture(autouse=True)
+def fakes():
+    with registered():
+        yield
+
+
+@pytest.fixture
+def comparison():
+    ref = indexed_document(["a", "b", "c"], prefix="r")
+    inp = indexed_document(["a", "b", "c"], prefix="i")
+    return Comparison(reference=ref, input=inp)
+
+
+def pairs(n=3):
+    return [CandidatePair(reference_id=f"r{k}", input_id=f"i{k}", relevance=0.9) for k in range(1, n + 1)]
+
+
+def test_cascade_passes_only_uncertain_pairs_and_records_who_decided(comparison):
+    judge = CascadeJudge(
+        {
+            "judges": [
+                {"use": "fixed", "options": {"p_conflict": 0.05, "reasons": ["number"], "by_input": {"i2": 0.5, "i3": 0.95}}},
+                {"use": "recording", "options": {"p_conflict": 0.9}},
+            ]
+        }
+    )
+    out = judge.judge(pairs(), comparison)
+    second = judge.judges[1]
+    assert [p.input_id for call in second.calls for p in call] == ["i2"]
+    assert [j.judge for j in out] == ["fixed", "recording", "fixed"]
+    assert out[1].p_conflict == 0.9
+    assert out[1].signals["fixed.p_conflict"] == 0.5 and out[1].signals["recording.p_conflict"] == 0.9
+    assert "recording.p_conflict" not in out[0].signals
+    assert [r.type for r in out[1].reasons] == ["number"]  # the first judge's reason is kept
+    assert judge.usage()["pairs_per_judge"] == {"fixed": 3, "recording": 1}
+
+
+def test_cascade_escalates_pairs_without_typed_reason_unless_told_not_to(comparison):
+    specs = [{"use": "fixed", "options": {"p_conflict": 0.01}}, {"use": "recording"}]
+    eager = CascadeJudge({"judges": specs})
+    eager.judge(pairs(), comparison)
+    assert len(eager.judges[1].calls[0]) == 3
+    strict = CascadeJudge({"judges": specs, "escalate": {"without_reasons": False}})
+    strict.judge(pairs(), comparison)
+    assert strict.judges[1].calls == []
+
+
+def test_cascade_keeps_different_matter_pairs_with_the_cheap_judge(comparison):
+    judge = CascadeJudge({"judges": [{"use": "fixed", "options": {"p_same": 0.1}}, {"use": "recording"}]})
+    out = judge.judge(pairs(), comparison)
+    assert judge.judges[1].calls == [] and {j.judge for j in out} == {"fixed"}
+
+
+def test_same_judge_twice_gets_numbered_labels(comparison):
+    judge = CascadeJudge({"judges": [{"use": "fixed", "options": {"p_conflict": 0.5}}, {"use": "fixed", "options": {"p_conflict": 0.7}}]})
+    out = judge.judge(pairs(1), comparison)
+    assert out[0].judge == "fixed.2"
+    assert out[0].signals["fixed.1.p_conflict"] == 0.5 and out[0].signals["fixed.2.p_conflict"] == 0.7
+
+
+def test_warm_up_store_and_describe_reach_every_child():
+    judge = CascadeJudge({"judges": [{"use": "fixed"}, {"use": "weighted", "options": {"judges": ["fixed", "fixed"]}}]})
+    sentinel = object()
+    judge.use_store(sentinel)
+    judge.warm_up()
+    judge.warm_up()
+    inner = judge.judges[1].judges
+    assert [j.warm_ups for j in [judge.judges[0], *inner]] == [1, 1, 1]
+    assert all(j.stores == [sentinel] for j in [judge.judges[0], *inner])
+    described = judge.describe()
+    assert [d["name"] for d in described["judges"]] == ["fixed", "weighted"]
+    assert [d["name"] for d in described["judges"][1]["judges"]] == ["fixed", "fixed"]
+
+
+def test_list_judge_in_config_becomes_a_cascade_with_defaults_filled():
+    spec = resolve_judge([{"use": "fixed"}, {"use": "recording", "options": {"p_conflict": 0.8}}])
+    assert spec.use == "cascade"
+    assert spec.options["judges"][1] == {"use": "recording", "options": {**spec.options["judges"][0]["options"], "p_conflict": 0.8}}
+    assert spec.options["escalate"]["p_same_min"] == 0.3
+
+
+def test_bad_sub_judge_errors_carry_their_path():
+    with pytest.raises(ConfigError) as err:
+        resolve_judge([{"use": "fixed"}, {"use": "fixed", "options": {"p_conflict": 3}}])
+    assert "pipeline.judge.options.judges.1.options.p_conflict" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        resolve_judge([{"use": "fixed"}, {"use": "no-such-judge"}])
+    assert "judges.1.use" in str(err.value) and "available:" in str(err.value)
+    with pytest.raises(ConfigError, match="judges.0.options.colour: unknown key"):
+        CascadeJudge({"judges": [{"use": "fixed", "options": {"colour": 1}}]})
+    with pytest.raises(ConfigError, match="non-empty list"):
+        CascadeJudge({"judges": []})
+
+
+def test_weighted_is_a_logistic_blend_of_logits(comparison):
+    judge = WeightedJudge(
+        {"judges": [{"use": "fixed", "options": {"p_conflict": 0.8}}, {"use": "fixed", "options": {"p_conflict": 0.3, "reasons": ["negation"]}}],
+         "weights": [2.0, 1.0], "bias": -0.5}
+    )
+    out = judge.judge(pairs(2), comparison)
+    z = -0.5 + 2.0 * logit(0.8) + 1.0 * logit(0.3)
+    assert out[0].p_conflict == pytest.approx(1 / (1 + np.exp(-z)))
+    assert out[0].judge == "weighted" and [r.type for r in out[0].reasons] == ["negation"]
+    assert out[0].signals["fixed.1.p_conflict"] == 0.8 and out[0].signals["weighted.logit"] == pytest.approx(z)
+
+
+def test_weighted_needs_one_weight_per_judge():
+    with pytest.raises(ValueError, match="one weight per judge"):
+        WeightedJudge({"judges": ["fixed", "fixed"], "weights": [1.0]})
+
+
+def test_fit_recovers_the_judge_that_predicts_the_labels():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400)
+    informative = np.where(y == 1, rng.uniform(0.6, 0.99, 400), rng.uniform(0.01, 0.4, 400))
+    noise = rng.uniform(0.01, 0.99, 400)
+    fitted = fit(np.column_stack([informative, noise]), y)
+    assert fitted["weights"][0] > 1.0 and abs(fitted["weights"][1]) < 0.3
+    judge = WeightedJudge({"judges": ["fixed", "fixed"], **fitted})
+    z = np.column_stack([logit(informative), logit(noise)]) @ judge.weights + fitted["bias"]
+    assert ((z > 0) == (y == 1)).mean() > 0.95
+
+
+def test_fit_rejects_bad_labels():
+    with pytest.raises(ValueError, match="0 or 1"):
+        fit([[0.5], [0.2]], [0, 2])
