@@ -23,6 +23,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.compare", "compare"),
     ("conflictkit.cli.inspect", "backends"),
     ("conflictkit.cli.inspect", "config"),
+    ("conflictkit.cli.verify", "verify"),
 )
 
 

@@ -1,0 +1,158 @@
+"""``conflictkit verify DOCUMENT EXTRACTIONS.json``: check quoted extractions against a document.
+
+EXTRACTIONS.json is a list of ``{"label", "quote", "start"?, "end"?}``. Every extraction is checked
+before anything is printed, so bad input gives one error line and no partial output. Exit codes:
+0 all grounded, 3 any not grounded, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from conflictkit.errors import EXIT_FINDINGS, EXIT_OK, InputError, UserError
+from conflictkit.grounding import STATUSES, Verification, Verifier
+
+_KEYS = {"label", "quote", "start", "end"}
+_MAX_PROBLEMS = 5  # problems listed in the one-line error; the count says how many in all
+
+
+@click.command("verify")
+@click.argument("document", type=click.Path(dir_okay=True, path_type=Path))
+@click.argument("extractions", type=click.Path(dir_okay=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="An aligned table, or one JSON object with every result.")
+def verify(document: Path, extractions: Path, fmt: str) -> int:
+    """Check that each quote in EXTRACTIONS.json is in DOCUMENT at the offsets it cites.
+
+    EXTRACTIONS.json is a list of {"label", "quote", "start"?, "end"?}; offsets are half-open
+    character (code point) offsets into DOCUMENT as read. Matching ignores typography only.
+    Exit code 0 when every quote is grounded, 3 when any is not, 2 for bad input.
+    """
+    verifier = _verifier(document)
+    items = parse_extractions(_read(extractions), str(extractions))
+    results, problems = [], []
+    for n, item in enumerate(items, 1):
+        try:
+            results.append(verifier.verify(item["quote"], start=item.get("start"), end=item.get("end"),
+                                           label=item["label"]))
+        except UserError as exc:
+            problems.append(f"{_name(n, item)}: {exc}")
+    if problems:
+        raise InputError(_problems(str(extractions), problems))
+    click.echo(_as_json(str(document), results) if fmt == "json" else _as_table(results))
+    return EXIT_OK if all(r.grounded for r in results) else EXIT_FINDINGS
+
+
+def parse_extractions(raw: str, name: str) -> list[dict]:
+    """Parse and type-check the extractions file; every problem is listed in one InputError."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    if not isinstance(data, list):
+        raise InputError(f'{name}: expected a JSON list of {{"label", "quote", "start", "end"}} objects, '
+                         f"got {_json_type(data)}")
+    problems, items = [], []
+    for n, entry in enumerate(data, 1):
+        item, problem = _item(n, entry)
+        items.append(item)
+        if problem:
+            problems.append(problem)
+    if problems:
+        raise InputError(_problems(name, problems))
+    return items
+
+
+def _item(n: int, entry: object) -> tuple[dict, str | None]:
+    if not isinstance(entry, dict):
+        return {}, f"item {n}: expected an object, got {_json_type(entry)}"
+    item = {"label": entry.get("label", f"#{n}"), **{k: entry.get(k) for k in ("quote", "start", "end")}}
+    where = _name(n, item)
+    unknown = sorted(set(entry) - _KEYS)
+    if unknown:
+        return item, f"{where}: unknown key(s) {', '.join(map(repr, unknown))} (allowed: label, quote, start, end)"
+    if not isinstance(item["label"], str):
+        return item, f"{where}: label must be a string, got {_json_type(item['label'])}"
+    if "quote" not in entry:
+        return item, f"{where}: no quote"
+    if not isinstance(item["quote"], str):
+        return item, f"{where}: quote must be a string, got {_json_type(item['quote'])}"
+    for key in ("start", "end"):
+        value = item[key]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return item, f"{where}: {key} must be an integer or null, got {_json_type(value)} {value!r}"
+    return item, None
+
+
+def _verifier(path: Path) -> Verifier:
+    try:
+        return Verifier(_read(path))
+    except InputError:
+        raise
+    except UserError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def _read(path: Path) -> str:
+    """The file's text decoded as UTF-8, newlines kept as they are (offsets count code points)."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if not path.is_file():
+        raise InputError(f"{path}: not a file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it: {exc.strerror}") from None
+    if b"\x00" in data:
+        raise InputError(f"{path}: looks binary (it contains NUL bytes); give a UTF-8 text file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (invalid byte at position {exc.start}); save it as UTF-8") from None
+
+
+def _name(n: int, item: dict) -> str:
+    label = item.get("label")
+    return f"item {n} ({label!r})" if isinstance(label, str) and label != f"#{n}" else f"item {n}"
+
+
+def _problems(name: str, problems: list[str]) -> str:
+    more = f"; and {len(problems) - _MAX_PROBLEMS} more" if len(problems) > _MAX_PROBLEMS else ""
+    count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
+    return f"{name}: {count}: " + "; ".join(problems[:_MAX_PROBLEMS]) + more
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _counts(results: list[Verification]) -> dict[str, int]:
+    counted = Counter(r.status for r in results)
+    return {status: counted.get(status, 0) for status in STATUSES}
+
+
+def _as_json(document: str, results: list[Verification]) -> str:
+    data = {"document": document, "checked": len(results), "counts": _counts(results),
+            "results": [r.to_dict() for r in results]}
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _as_table(results: list[Verification]) -> str:
+    rows = [("LABEL", "STATUS", "START", "END", "DETAIL")]
+    rows += [(" ".join((r.label or "").split()), r.status, _num(r.start), _num(r.end), r.detail) for r in results]
+    widths = [max(len(row[k]) for row in rows) for k in range(4)]
+    lines = ["  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2]),
+                        row[3].rjust(widths[3]), row[4]]) for row in rows]
+    counts = ", ".join(f"{n} {status}" for status, n in _counts(results).items() if n)
+    lines.append(f"{len(results)} extraction{'s' if len(results) != 1 else ''}: {counts or 'none'}")
+    return "\n".join(lines)
+
+
+def _num(value: int | None) -> str:
+    return "-" if value is None else str(value)
