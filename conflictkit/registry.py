@@ -22,6 +22,7 @@ ENTRY_POINT_GROUP = "conflictkit"
 
 # Built-in plugin modules, each registering the backends it defines (simonw/llm style).
 DEFAULT_PLUGINS: tuple[str, ...] = (
+    "conflictkit.bench.baselines",
     "conflictkit.embedders.hashing",
     "conflictkit.retrievers.cosine",
     "conflictkit.judges.compose",
