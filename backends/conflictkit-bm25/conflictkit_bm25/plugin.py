@@ -1,0 +1,13 @@
+"""Registers the ``bm25`` and ``hybrid`` retrievers (entry point group ``conflictkit``)."""
+
+from __future__ import annotations
+
+from conflictkit import hookimpl
+from conflictkit_bm25.bm25 import BM25Retriever
+from conflictkit_bm25.hybrid import HybridRetriever
+
+
+@hookimpl
+def register_retrievers(register):
+    register(BM25Retriever)
+    register(HybridRetriever)
