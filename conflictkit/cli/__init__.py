@@ -23,6 +23,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.compare", "compare"),
     ("conflictkit.cli.inspect", "backends"),
     ("conflictkit.cli.inspect", "config"),
+    ("conflictkit.cli.bench", "bench"),
+    ("conflictkit.cli.calibrate", "calibrate"),
     ("conflictkit.cli.verify", "verify"),
 )
 

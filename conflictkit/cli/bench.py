@@ -1,0 +1,74 @@
+"""``conflictkit bench``: every config on every dataset, as a table, a JSON file and plots."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+
+def resolve_config_arg(value: str) -> Path:
+    """A config file, or a preset name such as ``offline``."""
+    from conflictkit.config import preset_path
+    from conflictkit.errors import ConfigError
+
+    path = Path(value)
+    if path.is_file():
+        return path
+    preset = preset_path(value) if not path.suffix else None
+    if preset is None:
+        raise ConfigError(f"config file {value} does not exist; give a YAML file or a preset name such as 'offline'")
+    return preset
+
+
+def command_line() -> str:
+    """The command as typed, for the results file (reproducibility)."""
+    return shlex.join(["conflictkit", *sys.argv[1:]])
+
+
+@click.command()
+@click.option("--config", "-c", "configs", multiple=True, required=True, metavar="FILE",
+              help="A config (YAML file or preset name); repeat to compare several.")
+@click.option("--dataset", "-d", "datasets", multiple=True, required=True, metavar="PATH",
+              help="Clause pairs (.jsonl), a document-pair manifest (.yaml/.json) or a ContractNLI file; repeat for several.")
+@click.option("--out", "-o", "out_dir", required=True, metavar="DIR", help="Write bench.md, bench.json and PNG plots here.")
+@click.option("--threshold-sweep", is_flag=True, help="Also record precision/recall/F1 at conflict thresholds 0.05..0.95.")
+@click.option("--no-cache", is_flag=True, help="Judge everything again (timings then measure every pair).")
+@click.option("--no-plots", is_flag=True, help="Skip the PNG plots (no matplotlib needed).")
+def bench(configs: tuple[str, ...], datasets: tuple[str, ...], out_dir: str, threshold_sweep: bool, no_cache: bool, no_plots: bool) -> int:
+    """Benchmark configs on labelled datasets: recall per category, false positives, speed.
+
+    Judgements are cached, so a second run with only a threshold changed takes no model time.
+    """
+    from conflictkit.bench.datasets import load_dataset
+    from conflictkit.bench.harness import load_bench_config, run
+    from conflictkit.bench.report import write_results
+    from conflictkit.errors import UserError
+    from conflictkit.progress import TerminalProgress
+    from conflictkit.store import get_store
+
+    entries = [load_bench_config(resolve_config_arg(c)) for c in configs]  # every input checked before any work
+    names = [e.name for e in entries]
+    if len(set(names)) != len(names):
+        raise UserError(f"two configs share a name ({', '.join(names)}); rename a file or set bench.name")
+    loaded = [load_dataset(d) for d in datasets]
+    if not no_plots:
+        from conflictkit.bench.report import _pyplot
+
+        _pyplot()  # fail on a missing matplotlib now, not after the run
+    progress = TerminalProgress()
+    try:
+        results = run(entries, loaded, get_store(enabled=not no_cache), progress, sweep=threshold_sweep)
+    finally:
+        progress.close()
+    written = write_results(results, out_dir, command_line(), plots=not no_plots)
+    for entry in entries:
+        if entry.skipped:
+            click.echo(f"skipped {entry.name}: {entry.skipped}", err=True)
+    click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
+    from conflictkit.bench.report import headline_table
+
+    click.echo(headline_table(results))
+    return 0
