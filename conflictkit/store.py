@@ -53,8 +53,9 @@ def _warn(message: str) -> None:
 class Store:
     """A namespaced key-value store of bytes, or a no-op store when ``path`` is None."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, timeout: float = 5.0) -> None:
         self.path = path
+        self.timeout = timeout
         self._local = threading.local()
         self._disabled = path is None
         if path is not None:
@@ -72,7 +73,7 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             assert self.path is not None
-            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute(SCHEMA)

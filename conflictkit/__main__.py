@@ -1,0 +1,5 @@
+"""``python -m conflictkit`` runs the CLI."""
+
+from conflictkit.cli import main
+
+main()

@@ -1,0 +1,94 @@
+from pathlib import Path
+
+import pytest
+
+from conflictkit.config import dump_config, load_config, resolve
+from conflictkit.errors import ConfigError, UnknownBackendError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_default_is_the_offline_preset():
+    assert load_config(None) == load_config(ROOT / "configs" / "offline.yaml")
+    assert load_config("offline") == load_config(None)
+
+
+def test_every_preset_resolves():
+    for path in sorted((ROOT / "configs").glob("*.yaml")):
+        try:
+            load_config(path)
+        except ConfigError as exc:
+            if "unknown" in str(exc) and "backend" in str(exc):
+                pytest.skip(f"{path.name} needs a plugin that is not installed: {exc}")
+            raise
+
+
+def test_resolved_config_fills_backend_defaults():
+    config = resolve({"pipeline": {"embedder": {"use": "hashing"}}})
+    assert config.pipeline.embedder.options == {"dimensions": 512, "bigrams": True}
+    assert config.pipeline.retriever.options["top_k"] == 3
+    text = dump_config(config)
+    assert "dimensions: 512" in text and "same_matter: 0.3" in text
+
+
+def test_every_problem_is_listed_with_its_path():
+    with pytest.raises(ConfigError) as info:
+        resolve({
+            "version": 1,
+            "pipeline": {"embedder": {"use": "hashing", "options": {"dimensions": "big", "colour": 1}},
+                         "retriever": {"use": "nope"}},
+            "thresholds": {"conflict": 2},
+            "extra": True,
+        })
+    message = str(info.value)
+    assert "thresholds.conflict" in message and "extra: unknown key" in message
+    # the schema errors come first; backend errors are reported once the schema holds
+    with pytest.raises(ConfigError) as info:
+        resolve({"pipeline": {"embedder": {"use": "hashing", "options": {"dimensions": "big", "colour": 1}},
+                              "retriever": {"use": "nope"}}})
+    message = str(info.value)
+    assert "pipeline.embedder.options.dimensions" in message
+    assert "pipeline.embedder.options.colour: unknown key" in message
+    assert "pipeline.retriever.use" in message and "available: " in message and "cosine" in message
+    assert "3 problems" in message
+
+
+def test_unknown_backend_lists_available():
+    from conflictkit.registry import get_registry
+
+    with pytest.raises(UnknownBackendError, match="available: .*hashing"):
+        get_registry().get("embedder", "no-such-embedder")
+
+
+def test_judge_list_is_a_cascade():
+    config = resolve({"pipeline": {"judge": [{"use": "line-diff"}, {"use": "cosine-only"}]}})
+    assert config.pipeline.judge.use == "cascade"
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("pipeline: [unclosed", "not valid YAML at line"),
+        ("- a\n- b\n", "top level must be a mapping"),
+        ("version: 2\n", "version"),
+        ("pipeline:\n  segmenter: rules\n", "pipeline.segmenter"),
+    ],
+)
+def test_bad_files(tmp_path, text, fragment):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=fragment):
+        load_config(path)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "absent.yaml")
+    with pytest.raises(ConfigError, match="directory"):
+        load_config(tmp_path)
+
+
+def test_empty_file_is_the_default(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text("")
+    assert load_config(path) == load_config(None)

@@ -1,0 +1,65 @@
+import os
+
+import pytest
+
+from conflictkit.errors import InputError
+from conflictkit.loaders import document_from_bytes, read_document
+
+
+def write(tmp_path, name, data: bytes):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_reads_utf8_with_crlf_kept(tmp_path):
+    path = write(tmp_path, "a.md", "1. Fees\r\nCustomer shall pay \u201cFees\u201d.\r\n".encode())
+    doc = read_document(path)
+    assert doc.original == "1. Fees\r\nCustomer shall pay \u201cFees\u201d.\r\n"
+    assert doc.normalized == '1. Fees\nCustomer shall pay "Fees".\n'
+    assert len(doc.sha256) == 64
+
+
+def test_bom_is_dropped(tmp_path):
+    doc = read_document(write(tmp_path, "a.txt", b"\xef\xbb\xbfHello world"))
+    assert doc.original == "Hello world"
+
+
+@pytest.mark.parametrize(
+    "data, fragment",
+    [
+        (b"", "empty"),
+        (b"  \n\t \r\n", "empty"),
+        (b"%PDF-1.7 ....", "PDF"),
+        (b"PK\x03\x04rest", "zip archive"),
+        (b"\x00\x01\x02\x03binary", "binary"),
+        (b"\xff\xfeH\x00i\x00", "UTF-16"),
+        ("Caf\u00e9 clause".encode("latin-1"), "not valid UTF-8 \\(byte 0xe9 at offset 3\\)"),
+    ],
+)
+def test_bad_documents(tmp_path, data, fragment):
+    with pytest.raises(InputError, match=fragment):
+        read_document(write(tmp_path, "bad.txt", data))
+
+
+def test_missing_and_directory(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_document(tmp_path / "absent.md")
+    with pytest.raises(InputError, match="is a directory"):
+        read_document(tmp_path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+def test_unreadable(tmp_path):
+    path = write(tmp_path, "a.md", b"text")
+    path.chmod(0)
+    with pytest.raises(InputError, match="permission denied"):
+        read_document(path)
+
+
+def test_size_limit(tmp_path):
+    path = write(tmp_path, "big.md", b"word " * 1000)
+    with pytest.raises(InputError, match="over the"):
+        read_document(path, max_bytes=100)
+    with pytest.raises(InputError, match="over the"):
+        document_from_bytes(b"x" * 200, "upload", max_bytes=100)

@@ -1,0 +1,100 @@
+import sys
+import textwrap
+
+import pytest
+
+from conflictkit import registry as reg
+from conflictkit.embedders.hashing import HashingEmbedder
+from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.stages import Embedder
+
+
+def test_builtins_are_registered_per_stage():
+    r = reg.build_registry(reg.build_plugin_manager(load_entry_points=False))
+    assert "hashing" in r.names("embedder")
+    assert "cosine" in r.names("retriever")
+    assert r.get("embedder", "hashing").package == "conflictkit"
+
+
+def test_duplicate_names_are_refused():
+    r = reg.Registry()
+    r.add(HashingEmbedder, "conflictkit")
+
+    class Impostor(Embedder):
+        name = "hashing"
+
+        def embed(self, texts):
+            raise NotImplementedError
+
+    with pytest.raises(ConfigError, match="registered twice: by conflictkit and by other-package"):
+        r.add(Impostor, "other-package")
+
+
+def test_wrong_stage_is_refused():
+    r = reg.Registry()
+    with pytest.raises(ConfigError, match="not a conflictkit stage backend"):
+        r.add(dict, "pkg")  # type: ignore[arg-type]
+
+
+def test_unknown_name_lists_available():
+    r = reg.Registry()
+    r.add(HashingEmbedder, "conflictkit")
+    with pytest.raises(UnknownBackendError, match="unknown embedder backend 'x'; available: hashing"):
+        r.get("embedder", "x")
+
+
+@pytest.fixture
+def demo_plugin(tmp_path, monkeypatch):
+    """A real installed distribution with an entry point in the `conflictkit` group."""
+    (tmp_path / "demo_conflictkit_plugin.py").write_text(textwrap.dedent('''
+        import numpy as np
+        from conflictkit import hookimpl
+        from conflictkit.stages import Embedder
+
+        class OnesEmbedder(Embedder):
+            """Every text is the same unit vector."""
+            name = "ones"
+            def embed(self, texts):
+                return np.ones((len(texts), 4), dtype=np.float32) / 2.0
+
+        @hookimpl
+        def register_embedders(register):
+            register(OnesEmbedder)
+    '''))
+    dist = tmp_path / "demo_conflictkit_plugin-1.2.3.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: demo-conflictkit-plugin\nVersion: 1.2.3\n")
+    (dist / "entry_points.txt").write_text("[conflictkit]\ndemo = demo_conflictkit_plugin\n")
+    (dist / "top_level.txt").write_text("demo_conflictkit_plugin\n")
+    (dist / "RECORD").write_text("demo_conflictkit_plugin.py,,\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    sys.modules.pop("demo_conflictkit_plugin", None)
+
+
+def test_plugins_load_through_the_entry_point_group(demo_plugin, monkeypatch):
+    monkeypatch.delenv("CONFLICTKIT_LOAD_PLUGINS", raising=False)
+    r = reg.build_registry(reg.build_plugin_manager(load_entry_points=True))
+    info = r.get("embedder", "ones")
+    assert info.package == "demo-conflictkit-plugin"
+    assert info.cls(None).embed(["a", "b"]).shape == (2, 4)
+
+
+def test_load_plugins_env_restricts(demo_plugin, monkeypatch):
+    monkeypatch.setenv("CONFLICTKIT_LOAD_PLUGINS", "")
+    r = reg.build_registry(reg.build_plugin_manager(load_entry_points=True))
+    assert "ones" not in r.names("embedder")
+    monkeypatch.setenv("CONFLICTKIT_LOAD_PLUGINS", "demo")
+    r = reg.build_registry(reg.build_plugin_manager(load_entry_points=True))
+    assert "ones" in r.names("embedder")
+
+
+def test_broken_plugin_is_a_clear_error(tmp_path, monkeypatch):
+    dist = tmp_path / "broken_ck-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-ck\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[conflictkit]\nbroken = module_that_does_not_exist_ck\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("CONFLICTKIT_LOAD_PLUGINS", "broken")
+    with pytest.raises(ConfigError, match="plugin 'broken'.*failed to import"):
+        reg.build_plugin_manager(load_entry_points=True)
