@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs conflictkit with every backend plugin and test dependency into .venv, then runs the tests.
+# Used by the README's test command and by CI (.ci/run). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${PYTHON:-python3}"
+VENV="${VENV:-.venv}"
+
+# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "installing chromium (apt)..." >&2
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+PIP="$VENV/bin/python -m pip"
+$PIP install -q --upgrade pip
+# The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
+$PIP install -q "torch==2.13.0"
+$PIP install -q -e ".[test,web,bench]" \
+  -e backends/conflictkit-sentence-transformers \
+  -e backends/conflictkit-bm25 \
+  -e backends/conflictkit-nli \
+  -e backends/conflictkit-isaacus
+
+exec "$VENV/bin/python" -m pytest "$@"
