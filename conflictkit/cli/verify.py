@@ -33,22 +33,29 @@ def verify(document: Path, extractions: Path, fmt: str) -> int:
     Exit code 0 when every quote is grounded, 3 when any is not, 2 for bad input.
     """
     verifier = _verifier(document)
-    items = parse_extractions(_read(extractions), str(extractions))
-    results, problems = [], []
+    items, problems = parse_extractions(_read(extractions), str(extractions))
+    results = []
     for n, item in enumerate(items, 1):
+        if item is None:  # a malformed entry: its problem is already listed
+            continue
         try:
-            results.append(verifier.verify(item["quote"], start=item.get("start"), end=item.get("end"),
+            results.append(verifier.verify(item["quote"], start=item["start"], end=item["end"],
                                            label=item["label"]))
         except UserError as exc:
-            problems.append(f"{_name(n, item)}: {exc}")
+            problems.append((n, f"{_name(n, item)}: {exc}"))
     if problems:
-        raise InputError(_problems(str(extractions), problems))
+        raise InputError(_problems(str(extractions), [p for _, p in sorted(problems)]))
     click.echo(_as_json(str(document), results) if fmt == "json" else _as_table(results))
     return EXIT_OK if all(r.grounded for r in results) else EXIT_FINDINGS
 
 
-def parse_extractions(raw: str, name: str) -> list[dict]:
-    """Parse and type-check the extractions file; every problem is listed in one InputError."""
+def parse_extractions(raw: str, name: str) -> tuple[list[dict | None], list[tuple[int, str]]]:
+    """Parse and type-check the extractions file.
+
+    Returns one entry per extraction (``None`` for a malformed one) and ``(item number, problem)``
+    for each malformed one, so every problem can be reported at once. A file that is not a JSON
+    list raises :class:`InputError`.
+    """
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -56,15 +63,13 @@ def parse_extractions(raw: str, name: str) -> list[dict]:
     if not isinstance(data, list):
         raise InputError(f'{name}: expected a JSON list of {{"label", "quote", "start", "end"}} objects, '
                          f"got {_json_type(data)}")
-    problems, items = [], []
+    items, problems = [], []
     for n, entry in enumerate(data, 1):
         item, problem = _item(n, entry)
-        items.append(item)
+        items.append(None if problem else item)
         if problem:
-            problems.append(problem)
-    if problems:
-        raise InputError(_problems(name, problems))
-    return items
+            problems.append((n, problem))
+    return items, problems
 
 
 def _item(n: int, entry: object) -> tuple[dict, str | None]:
