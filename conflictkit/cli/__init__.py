@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.bench", "bench"),
     ("conflictkit.cli.calibrate", "calibrate"),
     ("conflictkit.cli.verify", "verify"),
+    ("conflictkit.cli.serve", "serve"),
 )
 
 

@@ -249,8 +249,15 @@ def render_summary(report: dict) -> str:
     """The counts line under the title."""
     summary = report.get("summary") or {}
     keys = ("deviation", "missing", "added", "covered", "filtered")
-    parts = [f'<span class="k-{k}">{esc(k)}: {esc(summary.get(k, 0))}</span>' for k in keys]
+    parts = [f'<span class="k-{k}">{esc(k)}: {esc(_count(summary.get(k, 0)))}</span>' for k in keys]
     return f'<p class="summary">{" · ".join(parts)}</p>'
+
+
+def _count(value: Any) -> str:
+    # "filtered" is counted per side: {"reference": 2, "input": 3}.
+    if isinstance(value, dict):
+        return " / ".join(f"{side} {n}" for side, n in value.items())
+    return str(value)
 
 
 def render_view(report: dict, reference_text: str, input_text: str, decisions: dict | None = None, *, controls: bool = False) -> str:

@@ -1,0 +1,226 @@
+"""The ``conflictkit serve`` application: Starlette routes behind :class:`~conflictkit.web.security.Guard`.
+
+Everything is addressed by id (comparisons, jobs) or by a fixed name (static files); no request
+ever names a path on disk. Uploads are checked with the same loader as ``compare`` before a job
+starts, so a bad file is answered at once on the upload page.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from conflictkit.config import Config, load_config, preset_path
+from conflictkit.engine import Engine
+from conflictkit.errors import ConflictkitError
+from conflictkit.loaders import document_from_bytes
+from conflictkit.report.html import TEMPLATES as REPORT_TEMPLATES
+from conflictkit.store import get_store
+from conflictkit.web import export, pages
+from conflictkit.web.jobs import Runner
+from conflictkit.web.reviews import ReviewStore
+from conflictkit.web.security import BodyTooLarge, Guard, is_loopback, too_large_message
+
+STATIC = Path(__file__).resolve().parent / "static"
+# The only files served: a fixed name -> (file, media type). Nothing else on disk is reachable.
+STATIC_FILES = {
+    "app.css": (STATIC / "app.css", "text/css"),
+    "app.js": (STATIC / "app.js", "text/javascript"),
+    "report.css": (REPORT_TEMPLATES / "report.css", "text/css"),
+    "report.js": (REPORT_TEMPLATES / "report.js", "text/javascript"),
+}
+DEFAULT_KEY = "default"
+MAX_NAME = 200
+
+
+@dataclass
+class Settings:
+    """What ``conflictkit serve`` was started with."""
+
+    db_path: Path
+    config_path: str | None = None
+    token: str | None = None
+    max_upload_bytes: int = 20_000_000
+    host: str = "127.0.0.1"
+    presets: list[str] = field(default_factory=list)
+
+
+def list_presets() -> list[str]:
+    """Names of the presets a user may choose (configs/*.yaml and $CONFLICTKIT_CONFIGS)."""
+    import os
+
+    from conflictkit.config import PRESETS_DIR
+
+    dirs = [Path(d) for d in os.environ.get("CONFLICTKIT_CONFIGS", "").split(os.pathsep) if d] + [PRESETS_DIR]
+    names = {p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")}
+    return sorted(n for n in names if preset_path(n) is not None)
+
+
+class App:
+    """State shared by the routes: settings, review store, the job runner, built engines."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.reviews = ReviewStore(settings.db_path)
+        self.default_config = load_config(settings.config_path)  # a bad --config fails before serving
+        self.engines: dict[str, Engine] = {}
+        self.runner = Runner(self.reviews, self._engine)
+
+    def _engine(self, key: str, config: Config, progress) -> Engine:
+        # Called on the runner's single thread only; an engine keeps its warmed-up models.
+        engine = self.engines.get(key)
+        if engine is None:
+            engine = self.engines[key] = Engine(config, store=get_store())
+        engine.progress = progress
+        return engine
+
+    def choices(self) -> list[tuple[str, str]]:
+        label = f"server default ({self.settings.config_path or 'offline'})"
+        return [(DEFAULT_KEY, label)] + [(f"preset:{n}", n) for n in self.settings.presets]
+
+    def config_for(self, key: str) -> Config:
+        if key == DEFAULT_KEY:
+            return self.default_config
+        if key.startswith("preset:") and key[7:] in self.settings.presets:
+            return load_config(key[7:])
+        raise ConflictkitError(f"unknown configuration {key!r}; choose one from the list")
+
+    # -- routes ---------------------------------------------------------------------------------
+
+    async def home(self, request: Request) -> Response:
+        return HTMLResponse(self._home())
+
+    def _home(self, error: str | None = None) -> str:
+        return pages.home(self.choices(), self.reviews.list(), self.settings.max_upload_bytes, error)
+
+    async def compare(self, request: Request) -> Response:
+        try:
+            form = await request.form(max_files=2, max_fields=4)
+        except BodyTooLarge as exc:
+            return HTMLResponse(self._home(str(exc)), status_code=413)
+        try:
+            documents = [await self._document(form.get(side), side) for side in ("reference", "input")]
+            key = str(form.get("config") or DEFAULT_KEY)
+            config = await run_in_threadpool(self.config_for, key)
+        except BodyTooLarge as exc:
+            return HTMLResponse(self._home(str(exc)), status_code=413)
+        except ConflictkitError as exc:
+            return HTMLResponse(self._home(str(exc)), status_code=400)
+        finally:
+            await form.close()  # drop the spooled upload files now, whatever happened
+        job = self.runner.submit(key, config, *documents)
+        return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+    async def _document(self, upload, side: str):
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            raise ConflictkitError(f"choose a {side} document to upload")
+        # The name is for display only: keep its last component, never use it as a path.
+        name = PurePosixPath(upload.filename.replace("\\", "/")).name[:MAX_NAME] or side
+        data = await upload.read()
+        if len(data) > self.settings.max_upload_bytes:
+            raise BodyTooLarge(too_large_message(self.settings.max_upload_bytes))
+        limit = self.default_config.limits.max_document_bytes
+        return await run_in_threadpool(document_from_bytes, data, name, limit)
+
+    async def job(self, request: Request) -> Response:
+        job = self.runner.get(request.path_params["job_id"])
+        if job is None:
+            return HTMLResponse(pages.message_page("Not found", "no such comparison in progress (the server may have restarted); start it again"), 404)
+        if job.state == "done":
+            return RedirectResponse(f"/comparisons/{job.comparison}", status_code=303)
+        return HTMLResponse(pages.job_page(job))
+
+    async def job_status(self, request: Request) -> Response:
+        job = self.runner.get(request.path_params["job_id"])
+        if job is None:
+            return JSONResponse({"error": "no such job"}, 404)
+        return JSONResponse(job.to_dict())
+
+    async def comparison(self, request: Request) -> Response:
+        found = await run_in_threadpool(self._load, request.path_params["cid"])
+        if found is None:
+            return self._missing()
+        comparison, decisions = found
+        try:
+            body = await run_in_threadpool(pages.results_page, comparison, decisions)
+        except ConflictkitError as exc:
+            return HTMLResponse(pages.message_page("Cannot show this comparison", str(exc)), 500)
+        return HTMLResponse(body)
+
+    def _load(self, cid: str):
+        comparison = self.reviews.get(cid)
+        return None if comparison is None else (comparison, self.reviews.decisions(cid))
+
+    def _missing(self) -> Response:
+        return HTMLResponse(pages.message_page("Not found", "no such comparison"), 404)
+
+    async def decide(self, request: Request) -> Response:
+        cid, fid = request.path_params["cid"], request.path_params["fid"]
+        comparison = self.reviews.get(cid)
+        if comparison is None or fid not in {f.get("id") for f in comparison.report.get("findings", [])}:
+            return JSONResponse({"error": "no such comparison or finding"}, 404)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send the decision as application/json"}, 415)
+        try:
+            data = json.loads(await request.body())
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+            note = data.get("note")
+            if note is not None and not isinstance(note, str):
+                raise ValueError("note must be a string")
+            decision = self.reviews.decide(cid, fid, data.get("status"), note, set_status="status" in data)
+        except BodyTooLarge as exc:
+            return JSONResponse({"error": str(exc)}, 413)
+        except (ValueError, ConflictkitError) as exc:
+            return JSONResponse({"error": f"bad decision: {exc}"}, 400)
+        return JSONResponse(decision)
+
+    async def export(self, request: Request) -> Response:
+        cid, fmt = request.path_params["cid"], request.path_params["fmt"]
+        comparison = self.reviews.get(cid)
+        if comparison is None or fmt not in ("json", "md", "html"):
+            return self._missing()
+        decisions = self.reviews.decisions(cid)
+        render = {"json": export.review_json, "md": export.review_markdown, "html": export.review_html}[fmt]
+        media = {"json": "application/json", "md": "text/markdown; charset=utf-8", "html": "text/html; charset=utf-8"}[fmt]
+        body = await run_in_threadpool(render, comparison, decisions)
+        headers = {"content-disposition": f'attachment; filename="review-{cid}.{fmt}"'}
+        if fmt == "html":
+            # The file carries its own hash-pinned policy; ours would block its inline script.
+            headers["content-security-policy"] = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+        return Response(body, media_type=media, headers=headers)
+
+    async def static(self, request: Request) -> Response:
+        entry = STATIC_FILES.get(request.path_params["name"])
+        if entry is None:
+            return Response("not found", 404, media_type="text/plain")
+        path, media = entry
+        return Response(path.read_bytes(), media_type=media, headers={"cache-control": "no-cache"})
+
+
+def create_app(settings: Settings):
+    """The ASGI application for ``settings``: Starlette routes wrapped in the request guard."""
+    app = App(settings)
+    routes = [
+        Route("/", app.home),
+        Route("/compare", app.compare, methods=["POST"]),
+        Route("/jobs/{job_id}", app.job),
+        Route("/api/jobs/{job_id}", app.job_status),
+        Route("/comparisons/{cid}", app.comparison),
+        Route("/comparisons/{cid}/export.{fmt}", app.export),
+        Route("/api/comparisons/{cid}/decisions/{fid}", app.decide, methods=["POST"]),
+        Route("/static/{name}", app.static),
+    ]
+    starlette = Starlette(routes=routes)
+    starlette.state.conflictkit = app
+    guarded = Guard(starlette, token=settings.token, max_body=settings.max_upload_bytes, loopback=is_loopback(settings.host))
+    guarded.conflictkit = app
+    return guarded

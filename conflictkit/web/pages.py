@@ -1,0 +1,88 @@
+"""The pages of ``conflictkit serve``, built from ``templates/page.html``; every value is escaped here."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from conflictkit.report.html import esc, fill, render_summary, render_view
+from conflictkit.web.jobs import Job
+from conflictkit.web.reviews import Comparison, Summary
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def page(title: str, main: str, *, header: str = "", head: str = "", body_class: str = "") -> str:
+    """A full page around ``main`` (already HTML); ``title`` is text."""
+    template = (TEMPLATES / "page.html").read_text(encoding="utf-8")
+    return fill(template, {"title": esc(title), "main": main, "header": header, "head": head, "body_class": esc(body_class)})
+
+
+def _when(timestamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
+
+
+def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: int, error: str | None = None) -> str:
+    """The upload form (documents and config preset) and the list of past comparisons."""
+    alert = f'<p class="error" role="alert" id="error">{esc(error)}</p>' if error else ""
+    options = "".join(f'<option value="{esc(key)}">{esc(label)}</option>' for key, label in presets)
+    form = (
+        f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
+        '<label>Reference document (template, previous version) <input type="file" name="reference" required></label>'
+        '<label>Input document (the draft under review) <input type="file" name="input" required></label>'
+        f'<label>Configuration <select name="config">{options}</select></label>'
+        f'<p class="hint">Markdown or plain text (UTF-8); up to {max_bytes / 1e6:g} MB per upload.</p>'
+        '<button type="submit">Compare</button> <span class="busy" hidden>Uploading…</span></form>'
+    )
+    rows = "".join(
+        f'<tr><td><a href="/comparisons/{c.id}">{esc(c.input_name)} vs {esc(c.reference_name)}</a></td>'
+        f"<td>{esc(_when(c.created))}</td>"
+        + "".join(f'<td class="num">{esc(c.counts.get(k, 0))}</td>' for k in ("deviation", "missing", "added"))
+        + f'<td class="num">{c.decided}</td></tr>'
+        for c in comparisons
+    )
+    past = (
+        '<table class="past"><thead><tr><th>Comparison</th><th>Created</th><th>Deviations</th><th>Missing</th>'
+        f"<th>Added</th><th>Decided</th></tr></thead><tbody>{rows}</tbody></table>"
+        if comparisons else '<p class="empty">No comparisons yet.</p>'
+    )
+    main = f'<section class="card"><h2>New comparison</h2>{alert}{form}</section><section class="card"><h2>Past comparisons</h2>{past}</section>'
+    return page("Compare two documents", main, body_class="home")
+
+
+def job_page(job: Job) -> str:
+    """Progress of a running comparison (polled by app.js), or the error of a failed one."""
+    failed = job.state == "failed"
+    error = f'<p class="error" role="alert" id="error">{esc(job.error)}</p>' if failed else '<p class="error" role="alert" id="error" hidden></p>'
+    progress = "" if failed else (
+        f'<p><span id="stage">{esc(job.stage)}</span> <progress id="progress" max="1" value="0"></progress></p>'
+        '<noscript><p>Reload this page to see progress.</p></noscript>'
+    )
+    main = (
+        f'<section class="card job" data-job="{esc(job.id)}" data-state="{esc(job.state)}">'
+        f"<h2>{esc(job.input_name)} vs {esc(job.reference_name)}</h2>{progress}{error}"
+        '<p><a href="/">Back to the start page</a></p></section>'
+    )
+    return page("Comparison failed" if failed else "Comparing…", main, body_class="job-page")
+
+
+def results_page(comparison: Comparison, decisions: dict) -> str:
+    """Both documents side by side with the findings, review controls and export links."""
+    report = comparison.report
+    exports = " ".join(
+        f'<a href="/comparisons/{comparison.id}/export.{ext}" download>{label}</a>'
+        for ext, label in (("json", "JSON"), ("md", "Markdown"), ("html", "HTML"))
+    )
+    header = (
+        f'{render_summary(report)}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}</p>'
+    )
+    view = render_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
+    main = f'<div class="results" data-comparison="{comparison.id}">{view}</div>'
+    title = f"{comparison.input_name} vs {comparison.reference_name}"
+    return page(title, main, header=header, body_class="results-page")
+
+
+def message_page(title: str, message: str) -> str:
+    """A plain page for a missing comparison or a refused request."""
+    main = f'<section class="card"><p class="error" role="alert" id="error">{esc(message)}</p><p><a href="/">Back to the start page</a></p></section>'
+    return page(title, main)

@@ -1,0 +1,148 @@
+"""The review store: finished comparisons and reviewers' decisions, in one SQLite file.
+
+Unlike the cache (:mod:`conflictkit.store`), this is the user's work, so a database that cannot
+be opened is an error, never silently bypassed. A comparison is inserted in one statement once it
+has finished, so a failed or interrupted run leaves no record; decisions are upserts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sqlite3
+import time
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from conflictkit.errors import UserError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS comparisons (
+    id TEXT PRIMARY KEY,
+    reference_name TEXT NOT NULL,
+    input_name TEXT NOT NULL,
+    reference_text TEXT NOT NULL,
+    input_text TEXT NOT NULL,
+    report TEXT NOT NULL,
+    config TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    comparison_id TEXT NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+    finding_id TEXT NOT NULL,
+    status TEXT CHECK (status IS NULL OR status IN ('accepted', 'dismissed')),
+    note TEXT NOT NULL DEFAULT '',
+    updated REAL NOT NULL,
+    PRIMARY KEY (comparison_id, finding_id)
+);
+"""
+
+ID_PATTERN = re.compile(r"^[0-9a-f]{16}$")
+STATUSES = ("accepted", "dismissed")
+MAX_NOTE = 4000
+
+
+@dataclass
+class Comparison:
+    """A stored comparison: the two texts and names, the report and the resolved config (YAML)."""
+
+    id: str
+    reference_name: str
+    input_name: str
+    reference_text: str
+    input_text: str
+    report: dict
+    config: str
+    created: float
+
+
+@dataclass
+class Summary:
+    """A line of the past-comparisons list."""
+
+    id: str
+    reference_name: str
+    input_name: str
+    created: float
+    counts: dict
+    decided: int
+
+
+class ReviewStore:
+    """Comparisons and decisions in the SQLite file at ``path`` (created on first use)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(self._connect()) as conn:
+                conn.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise UserError(f"cannot open the review database {self.path}: {exc}; choose another file with --db") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+    def add(self, reference_name: str, input_name: str, reference_text: str, input_text: str, report: dict, config: str) -> str:
+        """Store a finished comparison in one statement and return its new id."""
+        cid = secrets.token_hex(8)
+        with closing(self._connect()) as conn:
+            conn.execute(
+                "INSERT INTO comparisons VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (cid, reference_name, input_name, reference_text, input_text, json.dumps(report), config, time.time()),
+            )
+        return cid
+
+    def get(self, cid: str) -> Comparison | None:
+        """The comparison with this id, or None (also for anything that is not an id)."""
+        if not ID_PATTERN.match(cid or ""):
+            return None
+        with closing(self._connect()) as conn:
+            row = conn.execute("SELECT * FROM comparisons WHERE id = ?", (cid,)).fetchone()
+        if row is None:
+            return None
+        return Comparison(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7])
+
+    def list(self, limit: int = 200) -> list[Summary]:
+        """The most recent comparisons first, with finding counts and how many are decided."""
+        with closing(self._connect()) as conn:
+            rows = conn.execute(
+                "SELECT c.id, c.reference_name, c.input_name, c.created, json_extract(c.report, '$.summary'),"
+                " (SELECT count(*) FROM decisions d WHERE d.comparison_id = c.id AND d.status IS NOT NULL)"
+                " FROM comparisons c ORDER BY c.created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [Summary(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"), r[5]) for r in rows]
+
+    def decisions(self, cid: str) -> dict[str, dict]:
+        """``{finding_id: {"status", "note", "updated"}}`` for one comparison."""
+        with closing(self._connect()) as conn:
+            rows = conn.execute(
+                "SELECT finding_id, status, note, updated FROM decisions WHERE comparison_id = ?", (cid,)
+            ).fetchall()
+        return {r[0]: {"status": r[1], "note": r[2], "updated": r[3]} for r in rows}
+
+    def decide(self, cid: str, finding_id: str, status: str | None = None, note: str | None = None, *, set_status: bool = True) -> dict:
+        """Record a decision; ``set_status=False`` keeps the status and changes the note only."""
+        if status is not None and status not in STATUSES:
+            raise UserError(f"status must be one of {', '.join(STATUSES)} or null, not {status!r}")
+        if note is not None and len(note) > MAX_NOTE:
+            raise UserError(f"a note holds at most {MAX_NOTE} characters")
+        current = self.decisions(cid).get(finding_id, {"status": None, "note": ""})
+        new = {
+            "status": status if set_status else current["status"],
+            "note": current["note"] if note is None else note,
+            "updated": time.time(),
+        }
+        with closing(self._connect()) as conn:
+            conn.execute(
+                "INSERT INTO decisions VALUES (?, ?, ?, ?, ?) ON CONFLICT (comparison_id, finding_id)"
+                " DO UPDATE SET status = excluded.status, note = excluded.note, updated = excluded.updated",
+                (cid, finding_id, new["status"], new["note"], new["updated"]),
+            )
+        return new
