@@ -26,6 +26,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "conflictkit.embedders.hashing",
     "conflictkit.retrievers.cosine",
     "conflictkit.judges.compose",
+    "conflictkit.judges.atoms",
 )
 
 

@@ -1,0 +1,250 @@
+"""Compare the atoms of two clauses and list their typed differences.
+
+Within each family, atoms that mean the same thing on both sides (same key, same alignment)
+cancel out first, whatever their wording or order. What is left is paired by group (a duration
+with a duration, a governing law with a governing law, an exclusivity word with an exclusivity
+word) into *changes* ("thirty (30) days" -> "sixty (60) days"); an atom left unpaired is a
+*presence* difference (present on one side only, such as a dropped "written"). Every difference
+names the weight (an option of the judge) that turns it into evidence of a changed meaning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.text import STOPWORDS, Atom
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One typed difference between two clauses, with the surface text of each side (or None)."""
+
+    type: str
+    weight: str
+    reference: str | None
+    input: str | None
+    detail: str
+
+
+_NEGATIVE = {"prohibition", "no_obligation", "discouraged"}
+_POLARITY_FLIPS = {frozenset(p) for p in (("obligation", "prohibition"), ("permission", "prohibition"),
+                                          ("obligation", "no_obligation"), ("recommendation", "discouraged"))}
+_MINOR_QUALIFIERS = {"timing", "good faith", "mutual"}
+_MINOR_SCOPE = {"inclusion"}
+_PLACE_TYPES = {"law": "governing_law", "forum": "jurisdiction", "institution": "jurisdiction", "territory": "scope"}
+
+
+def _take(left: list[Atom], right: list[Atom], same: Callable[[Atom, Atom], bool]) -> list[tuple[Atom, Atom]]:
+    """Remove and return the pairs (a, b) with ``same(a, b)``, greedily in text order."""
+    pairs = []
+    for a in list(left):
+        b = next((b for b in right if same(a, b)), None)
+        if b is not None:
+            left.remove(a)
+            right.remove(b)
+            pairs.append((a, b))
+    return pairs
+
+
+def _both(a: str, b: str) -> bool:
+    return bool(a) and bool(b) and a != b
+
+
+def compare(ref: ClauseAtoms, inp: ClauseAtoms) -> list[Difference]:
+    """Every typed difference between the atoms of a reference clause and an input clause."""
+    diffs: list[Difference] = []
+    negative_left = _compare_modality(ref, inp, diffs)
+    _compare_negation(ref, inp, diffs, negative_left)
+    _compare_parties(ref, inp, diffs)
+    _compare_numbers(ref, inp, diffs)
+    _compare_dates(ref, inp, diffs)
+    _compare_places(ref, inp, diffs)
+    for family in ("qualifier", "exception", "scope"):
+        _compare_words(ref, inp, family, diffs)
+    return diffs
+
+
+def _actor_quote(clause: ClauseAtoms, atom: Atom) -> str:
+    start = int(atom.attr("actor_start", "-1"))
+    end = int(atom.attr("verb_end", str(atom.end)))
+    if 0 <= start < atom.start:
+        return clause.text[start:max(end, atom.end)]
+    return clause.text[atom.start:max(end, atom.end)]
+
+
+def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> tuple[int, int]:
+    """Modal classes and who acts; returns how many negative modals each side has left unpaired."""
+    r, i = ref.of("modality"), inp.of("modality")
+
+    def actor_ok(a: Atom, b: Atom) -> bool:
+        return not _both(a.attr("actor"), b.attr("actor"))
+
+    _take(r, i, lambda a, b: a.key == b.key and a.anchor == b.anchor and actor_ok(a, b))
+    _take(r, i, lambda a, b: a.key == b.key and actor_ok(a, b))
+    pairs = _take(r, i, lambda a, b: a.anchor == b.anchor and bool(a.anchor))
+    pairs += _take(r, i, lambda a, b: a.key == b.key)
+    n = min(len(r), len(i))
+    pairs += list(zip(r[:n], i[:n]))
+    left_r, left_i = r[n:], i[n:]
+    for a, b in pairs:
+        if a.key != b.key:
+            flip = frozenset((a.key, b.key)) in _POLARITY_FLIPS
+            diffs.append(Difference("negation" if flip else "modality", "negation" if flip else "modality",
+                                    a.text, b.text, f"{a.key} -> {b.key}"))
+        if _both(a.attr("actor"), b.attr("actor")):
+            weight = "party_mutuality" if "both" in (a.attr("actor"), b.attr("actor")) else "party"
+            diffs.append(Difference("party", weight, _actor_quote(ref, a), _actor_quote(inp, b),
+                                    f"who acts: {a.attr('actor')} -> {b.attr('actor')}"))
+    for a in left_r:
+        diffs.append(Difference("modality", "modality_presence", a.text, None, f"{a.key} only in the reference"))
+    for b in left_i:
+        diffs.append(Difference("modality", "modality_presence", None, b.text, f"{b.key} only in the input"))
+    return sum(a.key in _NEGATIVE for a in left_r), sum(b.key in _NEGATIVE for b in left_i)
+
+
+def _compare_negation(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], negative_left: tuple[int, int]) -> None:
+    """Free negations: a net difference in their count is a reversed meaning, unless a negative
+    modal on the other side says the same thing ("is not liable" == "shall not be liable")."""
+    r, i = ref.of("negation"), inp.of("negation")
+    _take(r, i, lambda a, b: a.anchor == b.anchor)
+    _take(r, i, lambda a, b: True)
+    r = r[negative_left[1]:]
+    i = i[negative_left[0]:]
+    for a in r:
+        diffs.append(Difference("negation", "negation", a.text, _find_anchor(inp.text, a.anchor), "negation only in the reference"))
+    for b in i:
+        diffs.append(Difference("negation", "negation", _find_anchor(ref.text, b.anchor), b.text, "negation only in the input"))
+
+
+def _find_anchor(text: str, anchor: str) -> str | None:
+    """The word the other side negates, quoted from this side when it is there."""
+    if not anchor:
+        return None
+    m = re.search(rf"(?i)\b{re.escape(anchor)}\w*", text)
+    return m.group() if m else None
+
+
+def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+    """A side of the deal named on one side only: replaced by the other side (the risk of loss
+    moves from Seller to Buyer, IP vests in the Contractor instead of the Client) or just gone."""
+    if any(d.type == "party" for d in diffs):
+        return  # who acts already changed: the mentions say the same thing again
+    r, i = ref.of("party"), inp.of("party")
+    gone = [a for a in r if a.key not in {b.key for b in i}]
+    new = [b for b in i if b.key not in {a.key for a in r}]
+    if not gone and not new:
+        return
+    if gone and len(r) == len(i):
+        replaced = next((b for b in i if sum(x.key == b.key for x in i) > sum(x.key == b.key for x in r)), None)
+        if replaced is not None:
+            diffs.append(Difference("party", "party", gone[0].text, replaced.text, f"{gone[0].key} -> {replaced.key}"))
+            return
+    if gone and new:
+        diffs.append(Difference("party", "party", gone[0].text, new[0].text, f"{gone[0].key} -> {new[0].key}"))
+    elif gone:
+        diffs.append(Difference("party", "party_presence", gone[0].text, None, f"{gone[0].key} only in the reference"))
+    else:
+        diffs.append(Difference("party", "party_presence", None, new[0].text, f"{new[0].key} only in the input"))
+
+
+def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
+    return clause.text[int(atom.attr("cmp_start", str(atom.start))):atom.end]
+
+
+def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+    r, i = ref.of("number"), inp.of("number")
+    _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir"))
+    for a, b in _take(r, i, lambda a, b: a.key == b.key):
+        for attr, what in (("cmp", "comparator"), ("dir", "direction")):
+            x, y = a.attr(attr), b.attr(attr)
+            if x != y:
+                weight = "comparator" if x and y else "comparator_presence"
+                diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
+                                        f"{what} changed: {x or 'none'} -> {y or 'none'}"))
+    for a, b in _take(r, i, lambda a, b: a.group == b.group):
+        diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
+    for a, b in _take(r, i, lambda a, b: True):
+        diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} -> {b.group}"))
+    for a in r:
+        diffs.append(Difference("number", "number_presence", a.text, None, f"{a.group} only in the reference"))
+    for b in i:
+        diffs.append(Difference("number", "number_presence", None, b.text, f"{b.group} only in the input"))
+
+
+def _compare_dates(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+    r, i = ref.of("date"), inp.of("date")
+    _take(r, i, lambda a, b: a.key == b.key)
+    for a, b in _take(r, i, lambda a, b: True):
+        diffs.append(Difference("date", "date", a.text, b.text, f"{a.key} -> {b.key}"))
+    diffs += [Difference("date", "date_presence", a.text, None, "date only in the reference") for a in r]
+    diffs += [Difference("date", "date_presence", None, b.text, "date only in the input") for b in i]
+
+
+def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+    r = [a for a in ref.of("place") if a.group != "forum_type"]
+    i = [b for b in inp.of("place") if b.group != "forum_type"]
+    _take(r, i, lambda a, b: a.key == b.key and a.group == b.group)
+    for a, b in _take(r, i, lambda a, b: a.group == b.group):
+        kind = _PLACE_TYPES[a.group]
+        diffs.append(Difference(kind, kind if kind != "scope" else "scope", a.text, b.text, f"{a.key} -> {b.key}"))
+    _take(r, i, lambda a, b: a.key == b.key)  # same place, role read differently: wording, not meaning
+    diffs += [Difference(_PLACE_TYPES[a.group], "place_presence", a.text, None, f"{a.key} only in the reference") for a in r]
+    diffs += [Difference(_PLACE_TYPES[b.group], "place_presence", None, b.text, f"{b.key} only in the input") for b in i]
+    rf = {a.key: a for a in ref.of("place") if a.group == "forum_type"}
+    inf = {b.key: b for b in inp.of("place") if b.group == "forum_type"}
+    gone, new = set(rf) - set(inf), set(inf) - set(rf)
+    if gone and new:
+        a, b = rf[gone.pop()], inf[new.pop()]
+        diffs.append(Difference("forum", "forum", a.text, b.text, f"{a.key} -> {b.key}"))
+
+
+def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:
+    """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms."""
+    r, i = ref.of(family), inp.of(family)
+    _take(r, i, lambda a, b: a.key == b.key and a.group == b.group)
+    for a, b in _take(r, i, lambda a, b: a.group == b.group):
+        weight = "quantity" if a.group == "quantity" else ("qualifier" if family == "qualifier" else family)
+        if family == "qualifier" and a.group in _MINOR_QUALIFIERS:
+            weight = "qualifier_minor"
+        diffs.append(Difference(family, weight, a.text, b.text, f"{a.group}: {a.key} -> {b.key}"))
+    for atoms, side in ((r, "reference"), (i, "input")):
+        for a in atoms:
+            weight = _presence_weight(family, a.group)
+            if weight is None:
+                continue
+            other = inp if side == "reference" else ref
+            here = ref if side == "reference" else inp
+            quote, other_quote = _with_head(here.text, a, other.text)
+            ref_q, inp_q = (quote, other_quote) if side == "reference" else (other_quote, quote)
+            diffs.append(Difference(family, weight, ref_q, inp_q, f"{a.key!r} only in the {side}"))
+
+
+def _presence_weight(family: str, group: str) -> str | None:
+    if family == "qualifier":
+        return "qualifier_minor" if group in _MINOR_QUALIFIERS else "qualifier"
+    if family == "exception":
+        return "exception"
+    if group == "quantity":
+        return None
+    return "scope_minor" if group in _MINOR_SCOPE else "scope_presence"
+
+
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+
+
+def _with_head(text: str, atom: Atom, other: str) -> tuple[str, str | None]:
+    """Quote a one-sided word with the word it qualifies ("written approval"), and that word on the
+    other side with the word before it ("prior approval"), when the other side has it."""
+    nxt = _WORD.search(text, atom.end)
+    if nxt is None or nxt.start() - atom.end > 2 or nxt.group().lower() in STOPWORDS:
+        return atom.text, None
+    quote = text[atom.start:nxt.end()]
+    found = re.search(rf"\b{re.escape(nxt.group())}\b", other)
+    if not found:
+        return quote, None
+    before = list(_WORD.finditer(other, max(0, found.start() - 30), found.start()))
+    start = before[-1].start() if before and found.start() - before[-1].end() <= 2 else found.start()
+    return quote, other[start:found.end()]

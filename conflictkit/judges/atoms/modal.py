@@ -1,0 +1,245 @@
+"""Modality, negation and who acts.
+
+Each modal phrase becomes one atom whose key is its deontic class, whatever the wording:
+
+| class | examples |
+|---|---|
+| obligation | shall, will, must, agrees to, undertakes to, is required to, is responsible for |
+| permission | may, can, is entitled to, is permitted to, has the right to, reserves the right to |
+| prohibition | shall not, may not, must not, will not, cannot, neither party shall, in no event will, is prohibited from |
+| no_obligation | is not required to, need not, shall have no obligation to, is under no obligation to |
+| recommendation / discouraged | should / should not |
+
+A negator that belongs to a modal ("shall not", "Neither party shall", "in no event will") is
+part of that atom and is not counted again as a free negation. The atom remembers the verb it
+governs (to align the two clauses) and the side of the party that acts: the subject before it,
+or the agent of a passive ("shall be paid by Customer"). Free negations ("is not liable",
+"without cause", "no refund") are atoms of their own, anchored on the word they negate.
+"""
+
+from __future__ import annotations
+
+from conflictkit.judges.atoms.parties import PartyMention, find_parties
+from conflictkit.judges.atoms.text import Atom, Mask, Token, stem, tokenize
+from conflictkit.lexicon import NEGATORS
+
+_AUX = {"shall": "obligation", "must": "obligation", "will": "obligation", "may": "permission", "can": "permission",
+        "should": "recommendation"}
+_NOT_AUX_BEFORE = {"at", "the", "its", "his", "her", "their", "free", "good", "ill", "last", "whose", "a"}
+_BE = {"is", "are", "be", "was", "were", "am", "being"}
+_HAVE = {"has", "have", "had"}
+_PREDICATES = {
+    "required": "duty", "obligated": "duty", "obliged": "duty", "responsible": "duty", "bound": "duty",
+    "entitled": "permission", "permitted": "permission", "authorized": "permission", "authorised": "permission",
+    "allowed": "permission", "free": "permission", "able": "permission",
+    "prohibited": "prohibited", "forbidden": "prohibited", "barred": "prohibited", "precluded": "prohibited",
+}
+_PREDICATE_LINK = {"to", "for", "from"}
+_NOUNS = {"right": "permission", "obligation": "duty", "duty": "duty", "option": "permission"}
+_VERB_HEADS = {"agree": "obligation", "agrees": "obligation", "undertake": "obligation", "undertakes": "obligation",
+               "covenant": "obligation", "covenants": "obligation", "commits": "obligation"}
+_SUBJECT_NEGATORS = {"neither", "no", "nothing", "none", "never", "nobody", "nor"}
+_STOP_LOOKBACK = {".", ";", ":", ",", "if", "where", "when", "unless", "that", "which", "who", "and", "or", "but"}
+_SKIP_TO_VERB = {"not", "be", "have", "been", "also", "only", "at", "all", "times", "in", "no", "event", "then",
+                 "thereafter", "to", "for", "from", "the", "a", "an", "its", "their", "any", "under", "circumstances",
+                 "hereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
+_PASSIVE_IRREGULAR = {"paid", "made", "given", "held", "borne", "sent", "kept", "done", "sold", "set", "put", "met",
+                      "bound", "built", "shown", "taken", "brought", "told", "spent", "lent", "withheld", "born"}
+_FREE_NEGATORS = (NEGATORS | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {"nor", "n't", "cannot"}
+
+
+def _combine(base: str, negated: bool) -> str:
+    if base in ("obligation", "permission"):
+        return "prohibition" if negated else base
+    if base == "duty":
+        return "no_obligation" if negated else "obligation"
+    if base == "prohibited":
+        return "permission" if negated else "prohibition"
+    if base == "contingent":
+        return "contingent_no_obligation" if negated else "contingent_obligation"
+    return "discouraged" if negated else base
+
+
+class _Scanner:
+    """Walks the free tokens of a clause and emits modal atoms, then free negation atoms."""
+
+    def __init__(self, text: str, low: str, mask: Mask) -> None:
+        self.text, self.low, self.mask = text, low, mask
+        self.tokens = [t for t in tokenize(low) if mask.free(t.start, t.end)]
+        self.parties = find_parties(text, low)
+        self.used: set[int] = set()
+
+    def word(self, i: int) -> str:
+        return self.tokens[i].word if 0 <= i < len(self.tokens) else ""
+
+    def modal_atoms(self) -> list[Atom]:
+        atoms = []
+        i = 0
+        while i < len(self.tokens):
+            found = self._modal_at(i)
+            if found is None:
+                i += 1
+                continue
+            atom, end = found
+            atoms.append(atom)
+            i = end
+        return atoms
+
+    def _modal_at(self, i: int) -> tuple[Atom, int] | None:
+        w = self.word(i)
+        if w in _AUX and self.word(i - 1) not in _NOT_AUX_BEFORE and self.word(i + 1) not in (".", ",", ";", ""):
+            if w == "may" and self.text[self.tokens[i].start].isupper() and self.word(i + 1).isdigit():
+                return None
+            return self._build(i, _AUX[w], i + 1)
+        if w in _BE or w in _HAVE:
+            j, neg = self._negators(i + 1)
+            base, end = self._predicate(j)
+            if base:
+                return self._build(i, base, end, negated=neg)
+            return None
+        if w in _VERB_HEADS and self.word(i + 1) == "to":
+            return self._build(i, _VERB_HEADS[w], i + 2)
+        if w == "need" and self.word(i + 1) == "not":
+            return self._build(i, "duty", i + 2, negated=True)
+        if w in ("reserves", "reserve") and self.word(i + 1) == "the" and self.word(i + 2) == "right":
+            return self._build(i, "permission", i + 3)
+        if w in ("refrain", "refrains") and self.word(i + 1) == "from":
+            return self._build(i, "prohibited", i + 2)
+        return None
+
+    def _negators(self, j: int) -> tuple[int, bool]:
+        """Skip "not", "never", "in no event", adverbs after a modal; say whether one negated it."""
+        neg = False
+        while j < len(self.tokens):
+            w = self.word(j)
+            if w in ("not", "never"):
+                neg = not neg
+            elif w == "in" and self.word(j + 1) == "no" and self.word(j + 2) in ("event", "case"):
+                neg, j = not neg, j + 2
+            elif w == "under" and self.word(j + 1) == "no" and self.word(j + 2) == "circumstances":
+                neg, j = not neg, j + 2
+            elif not (w.endswith("ly") and len(w) > 4) and w not in ("also", "at", "all", "times", "then", "hereby"):
+                break
+            j += 1
+        return j, neg
+
+    def _predicate(self, j: int) -> tuple[str, int]:
+        """A predicate after be/have: "required to", "entitled to", "no obligation to", "the right to"."""
+        w = self.word(j)
+        if w in _PREDICATES and self.word(j + 1) in _PREDICATE_LINK:
+            return _PREDICATES[w], j + 2
+        if w in ("under",) and self.word(j + 1) in ("no", "an", "any") and self.word(j + 2) in _NOUNS:
+            return ("duty!" if self.word(j + 1) == "no" else "duty"), j + 3
+        k = j + 1 if w in ("no", "the", "a", "an", "any", "sole") else j
+        if self.word(k) in _NOUNS and self.word(k + 1) in ("to", "of"):
+            base = _NOUNS[self.word(k)]
+            return (base + "!" if w == "no" else base), k + 2
+        return "", j
+
+    def _build(self, i: int, base: str, j: int, negated: bool = False) -> tuple[Atom, int]:
+        j, neg = self._negators(j)
+        negated ^= neg
+        if self.word(j) in ("be", "have") and base in ("obligation", "permission", "recommendation"):
+            k, neg2 = self._negators(j + 1)
+            inner, end = self._predicate(k)
+            if inner:
+                # "may be required to" is an obligation that may arise, not an obligation
+                contingent = base == "permission" and inner.startswith("duty")
+                if contingent:
+                    inner = "contingent" + ("!" if inner.endswith("!") else "")
+                base, j, negated = inner, end, negated ^ neg2
+        if base.endswith("!"):
+            base, negated = base[:-1], not negated
+        modal_start = start = self.tokens[i].start
+        sub = self._subject_negator(i)
+        if sub is not None:
+            negated = not negated
+            sub -= 1 if self.word(sub - 1) in ("in", "under") else 0
+            start = self.tokens[sub].start
+        self.used.update(range(sub if sub is not None else i, j))
+        end_tok = max(j - 1, i)
+        inverted = next((p for p in self.parties if 0 <= p.start - self.tokens[end_tok].end <= 5), None)
+        if inverted is not None:  # "in no event will Provider be liable": the subject follows the modal
+            j = next((k for k in range(j, len(self.tokens)) if self.tokens[k].start >= inverted.end), j)
+            j, neg = self._negators(j)
+            negated ^= neg
+            actor, actor_start = inverted.side, inverted.start
+        else:
+            actor, actor_start = self._actor(modal_start, j)
+        verb_i = self._verb(j)
+        verb = stem(self.word(verb_i)) if verb_i is not None else ""
+        verb_end = self.tokens[verb_i].end if verb_i is not None else self.tokens[end_tok].end
+        end = self.tokens[end_tok].end
+        attrs = (("actor", actor), ("actor_start", str(actor_start)), ("verb_end", str(verb_end)))
+        atom = Atom("modality", "modal", _combine(base, negated), self.text[start:end], start, end, verb, attrs)
+        return atom, j
+
+    def _subject_negator(self, i: int) -> int | None:
+        """"Neither party shall", "No Confidential Information may", "in no event shall": the negator before."""
+        for k in range(i - 1, max(-1, i - 5), -1):
+            w = self.word(k)
+            if w in _STOP_LOOKBACK:
+                return None
+            if w in _SUBJECT_NEGATORS and k not in self.used:
+                return k
+        return None
+
+    def _verb(self, j: int) -> int | None:
+        for k in range(j, min(len(self.tokens), j + 6)):
+            w = self.word(k)
+            if w.isalpha() and w not in _SKIP_TO_VERB and not (w.endswith("ly") and len(w) > 4):
+                return k
+        return None
+
+    def _actor(self, start: int, j: int) -> tuple[str, int]:
+        """The side that acts: a passive's "by" agent, else the last party named before the modal."""
+        if self.word(j) == "be":
+            nxt = self.word(j + 1)
+            if nxt.endswith("ed") or nxt.endswith("en") or nxt in _PASSIVE_IRREGULAR:
+                return self._agent(j + 2)
+        boundary = max(self.low.rfind(c, 0, start) for c in ".;:")
+        before = [p for p in self.parties if boundary < p.start and p.end <= start and start - p.end < 120]
+        if not before:
+            return "", start
+        return before[-1].side, before[-1].start
+
+    def _agent(self, j: int) -> tuple[str, int]:
+        for k in range(j, min(len(self.tokens), j + 10)):
+            w = self.word(k)
+            if w in (".", ";", ","):
+                break
+            if w == "by":
+                after = self.tokens[k].end
+                party = next((p for p in self.parties if 0 <= p.start - after <= 5), None)
+                if party is not None:
+                    return party.side, -1
+        return "", -1
+
+    def negation_atoms(self) -> list[Atom]:
+        atoms = []
+        for i, t in enumerate(self.tokens):
+            if i in self.used or t.word not in _FREE_NEGATORS:
+                continue
+            if t.word == "no" and self.word(i + 1) in (".", "-"):
+                continue  # "No. 5": a number sign
+            verb_i = self._verb(i + 1)
+            anchor = stem(self.word(verb_i)) if verb_i is not None else ""
+            end = self.tokens[verb_i].end if verb_i is not None and verb_i - i <= 3 else t.end
+            atoms.append(Atom("negation", "negation", "not", self.text[t.start:end], t.start, end, anchor,
+                              (("negator", t.word),)))
+        return atoms
+
+
+def extract_modal_and_negation(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Modal atoms (with their actor), the free negations left over, and the party mentions."""
+    scanner = _Scanner(text, low, mask)
+    atoms = scanner.modal_atoms()
+    atoms += scanner.negation_atoms()
+    for a in atoms:
+        mask.take(a.start, a.start + 1)
+    atoms += [Atom("party", "mention", p.side, text[p.start:p.end], p.start, p.end) for p in scanner.parties
+              if p.side != "both"]
+    return atoms
+
+
+__all__ = ["extract_modal_and_negation", "PartyMention", "Token"]

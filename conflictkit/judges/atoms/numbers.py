@@ -1,0 +1,283 @@
+"""Numbers, amounts, percentages, durations, counts and dates, normalized so format never matters.
+
+"thirty (30) days" == "30 days" == "thirty days" == "30-day"; "$1,000" == "USD 1,000" ==
+"one thousand dollars" == "US$1,000.00"; "5%" == "five percent" == "5 per cent";
+"one (1) year" == "12 months"; "January 1, 2025" == "1 January 2025" == "2025-01-01".
+Days, business days, months and years stay different units (only weeks->days, years->months
+and minutes->hours are converted, which are exact). Comparators ("at least", "not more than",
+"within", "no later than", "or more") and directions ("prior to", "after") are kept with the
+number, and their words are claimed so the "not" of "not less than" is never a negation.
+Numbers of cross-references ("Section 4.2", "Exhibit 3") are claimed and ignored: renumbering
+is formatting.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conflictkit.judges.atoms.text import Atom, Mask
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES), key=len, reverse=True)) + ")"
+_WORDS = rf"\b{_NUMWORD}(?:(?:[\s-]+|\s+and\s+){_NUMWORD})*\b"
+_DIGITS = r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])"
+_CORE = re.compile(rf"(?P<d>{_DIGITS})|(?P<w>{_WORDS})")
+
+_CURRENCY_PREFIX = re.compile(
+    r"(?:(?P<c>us\s?\$|u\.s\.\s?\$|a\$|au\$|c\$|ca\$|s\$|nz\$|hk\$|\$|€|£|¥|usd|eur|gbp|cad|aud|chf|jpy|inr|sgd|nzd|hkd)\s?)$"
+)
+_PREFIX_CODES = {"$": "USD", "us$": "USD", "u.s.$": "USD", "a$": "AUD", "au$": "AUD", "c$": "CAD", "ca$": "CAD",
+                 "s$": "SGD", "nz$": "NZD", "hk$": "HKD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+_PAREN = re.compile(
+    r"\s?\(\s?(?:(?:us\s?\$|u\.s\.\s?\$|\$|€|£|usd|eur|gbp)\s?)?(?P<d>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent|per\s?cent)?\s?\)"
+)
+_PAREN_WORDS = re.compile(rf"\s?\(\s?(?P<w>{_WORDS})\s?\)")
+_SCALE = re.compile(r"\s?(?P<s>million|billion|thousand|mm|bn|m|k)\b")
+_UNIT = re.compile(
+    r"[\s-]?(?:(?P<cur>(?:u\.?s\.?\s|united\s+states\s|american\s|canadian\s|australian\s)?dollars?|euros?|"
+    r"pounds?(?:\s+sterling)?|usd|eur|gbp|cad|aud|chf)|(?P<pct>%|percent(?:age\s+points?)?|per\s?cent)|"
+    r"(?P<dur>(?:(?:calendar|business|working|banking|consecutive)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)"
+    r"|(?:(?:calendar|business|working)[\s-])?(?:day|week|month|year|hour)(?=[\s-]))"
+    r"|(?P<times>times|x\b|fold))(?:'s|')?"
+)
+_CODE_WORDS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "aud": "AUD", "chf": "CHF", "jpy": "JPY",
+               "inr": "INR", "sgd": "SGD", "nzd": "NZD", "hkd": "HKD"}
+_PER = re.compile(
+    r"\s?(?:per|a|an|each|every)\s+(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
+    r"user|seat|license|licence|unit|invoice)\b|\s(?P<adv>annually|monthly|quarterly|weekly|daily|hourly)\b"
+)
+_PER_ADV = {"annually": "year", "monthly": "month", "quarterly": "quarter", "weekly": "week", "daily": "day",
+            "hourly": "hour", "annum": "year", "calendar year": "year", "calendar month": "month", "licence": "license"}
+_DIRECTION = re.compile(
+    r"\s?(?:of\s+|'\s?|'s\s+)?(?:(?:advance\s+|prior\s+)?(?:written\s+)?(?:notice\s+)?)?"
+    r"(?P<dir>prior\s+to|before|in\s+advance(?:\s+of)?|preceding|after|following|from|of\s+receipt|of\s+the\s+date)\b"
+)
+_COMPARATORS = [
+    (">=", r"at\s+least|not\s+less\s+than|no\s+less\s+than|not\s+fewer\s+than|no\s+fewer\s+than|a\s+minimum\s+of|"
+           r"minimum\s+of|at\s+a\s+minimum|no\s+sooner\s+than|not\s+sooner\s+than|not\s+earlier\s+than|no\s+earlier\s+than"),
+    ("<=", r"at\s+most|not\s+more\s+than|no\s+more\s+than|not\s+to\s+exceed|not\s+exceeding|up\s+to|"
+           r"a\s+maximum\s+of|maximum\s+of|no\s+greater\s+than|not\s+greater\s+than|within|"
+           r"no\s+later\s+than|not\s+later\s+than|in\s+no\s+event\s+later\s+than|on\s+or\s+before"),
+    (">", r"more\s+than|greater\s+than|in\s+excess\s+of|exceeding|over|above|longer\s+than"),
+    ("<", r"less\s+than|fewer\s+than|under|below|shorter\s+than"),
+]
+_COMPARATOR_BEFORE = re.compile(
+    r"(?:^|[^\w])(?P<cmp>" + "|".join(f"(?P<c{i}>{pat})" for i, (_, pat) in enumerate(_COMPARATORS)) + r")\s+(?:the\s+)?$"
+)
+_COMPARATOR_AFTER = re.compile(r"\s?(?:,\s?)?or\s+(?P<post>more|greater|longer|less|fewer|shorter)\b")
+_POST_CMP = {"more": ">=", "greater": ">=", "longer": ">=", "less": "<=", "fewer": "<=", "shorter": "<="}
+# Comparator idioms are claimed even with no number after them ("no later than the Effective Date").
+COMPARATOR_IDIOMS = re.compile(
+    r"\b(?:no|not)\s+(?:later|earlier|sooner|less|more|fewer|greater)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing)?\b"
+    r"|\bin\s+no\s+event\s+later\s+than\b"
+)
+_XREF_WORD = (r"section|clause|article|schedule|exhibit|annex|appendix|paragraph|para\.?|subsection|item|part|rule|"
+              r"regulation|§|no\.|number|chapter|title|page|form|version|v\.?|iso|soc")
+_XREF = re.compile(
+    rf"(?<![a-z])(?:(?:{_XREF_WORD})\s*|(?:sections|clauses|articles|schedules|exhibits|annexes|appendices|paragraphs|"
+    rf"subsections|items|parts|§§|nos\.)\s*(?:[\d.()a-z]+\s*(?:,|and|or|through|to|-)\s*)*)$"
+)
+_SECTION_NUMBER = re.compile(r"\d+(?:\.\d+){2,}|\d+\.\d+(?=\s*\()")
+_LEADING_NUMBER = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*|[ivxlc]+|[a-z])[.)]|\(\w{1,5}\))(?:\s*(?:\d+(?:\.\d+)*[.)]|\(\w{1,5}\)))*\s+")
+
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november december".split())}
+_MONTH_ABBR = {m[:3]: i for m, i in _MONTHS.items()} | {"sept": 9}
+_MONTH = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december|" \
+         r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+_DATES = [
+    re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b"),
+    re.compile(rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?{_MONTH},?\s+(?P<year>\d{{4}})\b"),
+    re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),
+    re.compile(r"\b(?P<mnum>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})\b"),
+    re.compile(rf"\b{_MONTH}\s+(?P<year>\d{{4}})\b"),
+    re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:%|percent|days?|months?|years?))"),
+    re.compile(rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?{_MONTH}\b"),
+]
+
+
+def words_to_number(phrase: str) -> float | None:
+    """The value of an English number phrase ("one hundred and twenty-five" -> 125), or None."""
+    total, current, seen = 0, 0, False
+    for word in re.split(r"[\s-]+", phrase):
+        if word == "and" or not word:
+            continue
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        elif word in _SCALES:
+            total += max(current, 1) * _SCALES[word]
+            current = 0
+        else:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+def _digits(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def _claim(mask: Mask, start: int, end: int) -> bool:
+    if not mask.free(start, end):
+        return False
+    mask.take(start, end)
+    return True
+
+
+def extract_dates(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Calendar dates in any common format, normalized to ISO (year-month-day, or a prefix of it)."""
+    atoms: list[Atom] = []
+    for pattern in _DATES:
+        for m in pattern.finditer(low):
+            parts = m.groupdict()
+            mon = parts.get("mon")
+            if mon and mon.startswith("may") and len(mon) == 3 and not text[m.start("mon")].isupper():
+                continue  # the modal "may", not the month
+            month = _MONTHS.get(mon or "", _MONTH_ABBR.get(mon or "")) if mon else int(parts["mnum"])
+            day = int(parts["day"]) if parts.get("day") else None
+            if not month or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+                continue
+            if not _claim(mask, m.start(), m.end()):
+                continue
+            year = parts.get("year")
+            key = "-".join(p for p in ((year or "?"), f"{month:02d}", f"{day:02d}" if day else "") if p)
+            atoms.append(Atom("date", "date", key, text[m.start():m.end()], m.start(), m.end()))
+    return atoms
+
+
+def _skip_xrefs(text: str, low: str, mask: Mask) -> None:
+    """Claim numbers that only point elsewhere (section numbers, leading list numbers)."""
+    lead = _LEADING_NUMBER.match(low)
+    if lead and lead.end() < len(low) and text[lead.end()].isupper():
+        mask.take(lead.start(), lead.end())
+    for m in _SECTION_NUMBER.finditer(low):
+        mask.take(m.start(), m.end())
+    for m in _CORE.finditer(low):
+        if m.group("d") and _XREF.search(low, max(0, m.start() - 60), m.start()):
+            mask.take(m.start(), m.end())
+
+
+def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Amounts, percentages, durations and counts, each with its comparator and direction."""
+    for m in COMPARATOR_IDIOMS.finditer(low):
+        mask.take(m.start(), m.end())
+    _skip_xrefs(text, low, mask)
+    atoms: list[Atom] = []
+    for m in _CORE.finditer(low):
+        if not mask.free(m.start(), m.end()):
+            continue
+        atom = _number_at(text, low, m, mask)
+        if atom is not None:
+            atoms.append(atom)
+    return atoms
+
+
+def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None:
+    is_words = m.group("w") is not None
+    value = words_to_number(m.group()) if is_words else _digits(m.group())
+    if value is None:
+        return None
+    start, end = m.start(), m.end()
+    currency = None
+    pre = _CURRENCY_PREFIX.search(low, max(0, start - 8), start)
+    if pre and pre.end() == start:
+        code = re.sub(r"\s", "", pre.group("c"))
+        currency = _PREFIX_CODES.get(code) or _CODE_WORDS.get(code)
+        start = pre.start()
+    paren_digits = False
+    for pattern in (_PAREN, _PAREN_WORDS):
+        p = pattern.match(low, end)
+        if p:
+            inner = _digits(p.group("d")) if "d" in p.groupdict() else words_to_number(p.group("w"))
+            value, end, paren_digits = (inner if inner is not None else value), p.end(), True
+            break
+    scale = _SCALE.match(low, end)
+    if scale and not (scale.group("s") in ("m", "k") and is_words):
+        value *= {"million": 1e6, "mm": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "thousand": 1e3, "k": 1e3}[scale.group("s")]
+        end = scale.end()
+    kind, unit = "count", ""
+    u = _UNIT.match(low, end)
+    if u:
+        end = u.end()
+        if u.group("cur"):
+            kind = "money"
+            word = u.group("cur")
+            currency = currency or ("EUR" if word.startswith("euro") else "GBP" if word.startswith("pound")
+                                    else _CODE_WORDS.get(word, "CAD" if "canad" in word else "AUD" if "austral" in word else "USD"))
+        elif u.group("pct"):
+            kind = "percentage points" if "point" in u.group("pct") else "percent"
+        elif u.group("dur"):
+            kind, (value, unit) = "duration", _duration_unit(u.group("dur"), value)
+        else:
+            kind, unit = "multiple", "times"
+        p = _PAREN.match(low, end)
+        if p:
+            end = p.end()
+    if currency and kind == "count":
+        kind = "money"
+    if kind == "money":
+        unit = currency or "USD"
+    if is_words and not paren_digits and kind == "count" and value < 2:
+        return None  # "one of the parties", "any one": not a quantity
+    if kind == "count" and not is_words and _looks_like_year(value, m.group()):
+        kind = "year"
+    per = _PER.match(low, end)
+    if per and kind in ("money", "percent", "count", "multiple"):
+        unit += "/" + _PER_ADV.get(per.group("p") or per.group("adv"), per.group("p") or per.group("adv"))
+        end = per.end()
+    cmp, cmp_start = _comparator(low, start)
+    post = _COMPARATOR_AFTER.match(low, end)
+    if post:
+        cmp, end = _POST_CMP[post.group("post")], post.end()
+    direction = ""
+    d = _DIRECTION.match(low, end) if kind == "duration" else None
+    if d:
+        direction = "before" if d.group("dir").startswith(("prior", "before", "in advance", "preced")) else "after"
+        mask.take(d.start("dir"), d.end("dir"))  # "in advance" here is the direction, not a "prior" qualifier
+    if not mask.free(start, end):
+        end = m.end()
+    mask.take(cmp_start if cmp else start, end)
+    key = f"{kind}:{_fmt(value)}:{unit}"
+    attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    return Atom("number", kind, key, text[start:end], start, end, attrs=attrs)
+
+
+def _looks_like_year(value: float, raw: str) -> bool:
+    return len(raw) == 4 and raw.isdigit() and 1900 <= value <= 2100
+
+
+def _duration_unit(word: str, value: float) -> tuple[float, str]:
+    """Normalize a duration unit: business days stay business days; weeks are 7 days; years 12 months."""
+    word = re.sub(r"[\s-]+", " ", word).strip()
+    if word.startswith(("business", "working", "banking")):
+        return value, "business day"
+    base = word.split()[-1].rstrip("s")
+    if base == "week":
+        return value * 7, "day"
+    if base == "year":
+        return value * 12, "month"
+    if base == "minute":
+        return value / 60, "hour"
+    return value, base
+
+
+def _comparator(low: str, start: int) -> tuple[str, int]:
+    m = _COMPARATOR_BEFORE.search(low, max(0, start - 40), start)
+    if not m:
+        return "", start
+    for i, (sign, _) in enumerate(_COMPARATORS):
+        if m.group(f"c{i}"):
+            return sign, m.start("cmp")
+    return "", start

@@ -1,0 +1,105 @@
+"""From signals to probabilities: P(same matter), P(differs) and P(conflict).
+
+P(same matter) is a logistic function of the evidence that two clauses deal with the same
+matter, increasing in every input:
+
+    E = weighted mean of the available signals among
+          lexical  Dice overlap of the clauses' topic-word stems,                   in [0, 1]
+          semantic retrieval cosine rescaled from [similarity_low, similarity_high] to [0, 1]
+                   (or the retrieval relevance when no cosine is given and it is > 0)
+    z = same_bias + same_evidence * E + same_heading * H + same_atoms * A
+    P(same) = sigmoid(z)
+
+with H in [-1, 1] from the overlap of the two headings (0 when either has none) and A in
+[0, 1] the share of topic-bearing atom groups both clauses have (a governing law on both sides,
+a duration on both sides...).
+
+P(differs) is a noisy-OR over the typed differences, each with its weight w_t (an option):
+
+    P(differs) = 1 - (1 - floor) * (1 - residual * (1 - lexical)) * prod_d (1 - w_type(d))
+
+``floor`` is the chance that same-looking clauses still differ; the residual term lets
+unexplained rewording raise P(differs) a little but never alone past the conflict threshold.
+
+P(conflict) = P(differs) * P(same) ** same_exponent: a conflict needs both; the exponent
+(default 0.5) keeps a clear one-atom change in a clause that was also reworded above the
+conflict threshold while a pair that is probably about different matters stays below it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from conflictkit.judges.atoms.compare import Difference
+from conflictkit.judges.atoms.extract import ClauseAtoms
+
+TOPIC_GROUPS = {
+    ("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple"), ("date", "date"),
+    ("place", "law"), ("place", "forum"), ("place", "institution"), ("place", "forum_type"),
+    ("qualifier", "fault"), ("qualifier", "damages"), ("qualifier", "efforts"), ("qualifier", "discretion"),
+    ("qualifier", "consent_standard"), ("scope", "exclusivity"), ("scope", "transfer"), ("scope", "sublicense"),
+    ("scope", "revocability"), ("scope", "royalty"), ("scope", "refund"),
+}
+
+
+def sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def dice(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
+    """2|A & B| / (|A| + |B|); 0 when both are empty."""
+    return 2.0 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
+
+
+def heading_agreement(ref_heading: str | None, inp_heading: str | None) -> float:
+    """In [-1, 1]: +1 for the same heading words, -1 for disjoint headings, 0 when either is missing."""
+    from conflictkit.judges.atoms.text import content_stems, lowered
+
+    if not ref_heading or not inp_heading:
+        return 0.0
+    a, b = content_stems(lowered(ref_heading)), content_stems(lowered(inp_heading))
+    if not a or not b:
+        return 0.0
+    return 2.0 * dice(a, b) - 1.0
+
+
+def atom_overlap(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
+    """The share of topic-bearing atom groups present on both sides (0 when neither has any)."""
+    a = {(x.family, x.group) for x in ref.atoms} & TOPIC_GROUPS
+    b = {(x.family, x.group) for x in inp.atoms} & TOPIC_GROUPS
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def semantic(similarity: float | None, relevance: float, low: float, high: float) -> float | None:
+    """The retrieval cosine rescaled to [0, 1]; the relevance when no cosine is known; else None."""
+    if similarity is not None:
+        return min(1.0, max(0.0, (similarity - low) / (high - low)))
+    if relevance > 0:
+        return min(1.0, max(0.0, relevance))
+    return None
+
+
+def p_same(lexical: float, sem: float | None, heading: float, atoms: float, o) -> tuple[float, float]:
+    """P(same matter) and the evidence E it was computed from (see the module docstring)."""
+    weights = [(lexical, o.lexical_weight)] + ([(sem, o.semantic_weight)] if sem is not None else [])
+    total = sum(w for _, w in weights)
+    evidence = sum(v * w for v, w in weights) / total if total > 0 else lexical
+    z = o.same_bias + o.same_evidence * evidence + o.same_heading * heading + o.same_atoms * atoms
+    return sigmoid(z), evidence
+
+
+def p_differs(diffs: list[Difference], lexical: float, o) -> tuple[float, dict[str, float]]:
+    """P(differs) by noisy-OR over the differences; also the strongest weight per reason type."""
+    weights = o.weights.model_dump()
+    keep = 1.0 - o.floor
+    keep *= 1.0 - o.residual * (1.0 - lexical)
+    per_type: dict[str, float] = {}
+    for d in diffs:
+        w = weights[d.weight]
+        keep *= 1.0 - w
+        per_type[d.type] = max(per_type.get(d.type, 0.0), w)
+    return 1.0 - keep, per_type
+
+
+def p_conflict(same: float, differs: float, exponent: float) -> float:
+    return differs * same**exponent
