@@ -126,13 +126,14 @@ def clauses_from_ilgs(ilgs: dict, document: Document) -> list[Clause]:
         raise ValueError("the enrichment is of another text than the document's normalized text")
     ctx = _Context(ilgs, text)
     clause_of: dict[str, str] = {}
-    clauses: list[Clause] = []
+    placed: list[tuple[int, Clause]] = []
     for seg in sorted(ilgs["segments"], key=lambda s: (s["span"]["start"], -s["span"]["end"])):
         bodies = [b for r in _own_ranges(seg, ctx.by_id) if (b := _body(text, ctx.mask, *r))]
         for n, (start, end) in enumerate(bodies):
             clause = _clause(seg, ctx, document, start, end, n, clause_of)
             clause_of.setdefault(seg["id"], clause.id)
-            clauses.append(clause)
+            placed.append((start, clause))
+    clauses = [clause for _, clause in sorted(placed, key=lambda item: item[0])]  # reading order
     for order, clause in enumerate(clauses):
         clause.order = order
     return clauses
