@@ -23,6 +23,8 @@ ENTRY_POINT_GROUP = "conflictkit"
 # Built-in plugin modules, each registering the backends it defines (simonw/llm style).
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "conflictkit.bench.baselines",
+    "conflictkit.segmenters.rules",
+    "conflictkit.filters.rules",
     "conflictkit.embedders.hashing",
     "conflictkit.retrievers.cosine",
     "conflictkit.judges.compose",

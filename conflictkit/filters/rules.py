@@ -1,0 +1,126 @@
+"""The ``rules`` filter: flags clauses that carry no obligation, so they are never missing or added.
+
+Reasons, checked in this order: the segmenter's own kinds ("heading", "signature"); definitions are
+never flagged; "page artefact" (page numbers, running headers and footers repeated on every page);
+"table of contents"; "blank form field" ("Name: ______", "[insert date]", "{effective_date}",
+"Effective Date:" with no value); "cover page field" (who signs and where to send notices, a
+"Last updated" stamp); "boilerplate" ("[Signature page follows]"). Operative clauses get None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import Field
+
+from conflictkit.hookspecs import hookimpl
+from conflictkit.lexicon import MODALS
+from conflictkit.model import Clause
+from conflictkit.segmenters.blocks import PAGE_ARTEFACT
+from conflictkit.segmenters.kinds import is_title
+from conflictkit.stages import Filter, Options
+
+# Placeholders a template leaves for the user to fill in.
+_PLACEHOLDER = re.compile(
+    r"_{2,}|\.{4,}|\[\s*\]|\{[^{}]{1,80}\}|<<[^<>]{0,80}>>|\[\s*[\u25cf\u2022\u00b7*.\s-]+\]"
+    r"|\[\s*(?i:insert|fill\s+in|enter|specify|select|add|describe|list|name\s+of|today|tbd|tbc|to\s+come)\b[^\]]{0,160}\]"
+    r"|\[(?i:y{2,4}|dd?|mm?|[/. -])+\]"
+    r"|\[[^\]]{0,30}\b(?i:name|date|address|amount|number|state|country|company|party|email|signature|jurisdiction"
+    r"|county|city|price|fee|percentage|period|title)\b[^\]]{0,30}\]"
+)
+_KEY = re.compile(r"^(?P<key>[^:|]{1,60}?)\s*[:|]\s*")
+_IDENTITY_KEY = re.compile(
+    r"^(?:name|print(?:ed)?\s+name|full\s+name|company|company\s+name|legal\s+name|address|notice\s+address|"
+    r"registered\s+address|email|e-mail|phone|telephone|fax|attention|attn\.?|title|signature|contact|"
+    r"contact\s+person|last\s+(?:updated|modified|revised)|revision\s+date|version|document\s+version)\b"
+    r"\s*(?:[:|]|$)", re.IGNORECASE)
+_TOC_TITLE = re.compile(r"^(?:table\s+of\s+contents|contents|index|toc)\.?$", re.IGNORECASE)
+_TOC_ENTRY = re.compile(r"(?:\.{3,}|\s[.\u2026 ]{3,}|\t)\s*\d{1,4}$|\s\d{1,4}$")
+_WORD = re.compile(r"[A-Za-z0-9]")
+
+
+class RulesFilterOptions(Options):
+    """Options of the rules filter."""
+
+    repeated_min: int = Field(3, ge=2, description="a short line seen this many times is a running header/footer")
+    repeated_max_chars: int = Field(80, ge=1, description="longest text that can be a running header/footer")
+
+
+class RulesFilter(Filter):
+    """Flags headings, signatures, blank form fields, cover-page fields and page artefacts."""
+
+    name = "rules"
+    Options = RulesFilterOptions
+    version = "1"
+
+    def flag(self, clauses: Sequence[Clause]) -> list[str | None]:
+        """One reason (or None for an operative clause) per clause, in order."""
+        limit = self.options.repeated_max_chars
+        counts = Counter(c.text.lower() for c in clauses if len(c.text) <= limit)
+        reasons: list[str | None] = []
+        in_toc = False
+        for clause in clauses:
+            if _TOC_TITLE.match(clause.text):
+                in_toc = True
+            elif in_toc and not _toc_entry(clause):
+                in_toc = False
+            reasons.append(self._reason(clause, counts, in_toc))
+        return reasons
+
+    def _reason(self, clause: Clause, counts: Counter, in_toc: bool) -> str | None:
+        if clause.kind in ("heading", "signature"):
+            return clause.kind
+        if clause.kind == "definition":
+            return None
+        text = clause.text
+        if PAGE_ARTEFACT.fullmatch(text) or self._running_header(text, counts):
+            return "page artefact"
+        if in_toc or (len(text) <= 120 and re.search(r"\.{4,}\s*\d{1,4}$", text)):
+            return "table of contents"
+        if blank_form_field(text):
+            return "blank form field"
+        if len(text) <= 120 and _IDENTITY_KEY.match(text) and not _has_modal(text):
+            return "cover page field"
+        if clause.kind == "boilerplate":
+            return "boilerplate"
+        return None
+
+    def _running_header(self, text: str, counts: Counter) -> bool:
+        if len(text) > self.options.repeated_max_chars or counts[text.lower()] < self.options.repeated_min:
+            return False
+        # a repeated sentence ("Reserved.") or a repeated field may be content; a repeated label is not
+        return not _has_modal(text) and not text.endswith((".", ":", ";")) and _WORD.search(text) is not None
+
+
+def _has_modal(text: str) -> bool:
+    return any(w.strip(".,;:()\"'").lower() in MODALS for w in text.split())
+
+
+def _toc_entry(clause: Clause) -> bool:
+    text = clause.text
+    return len(text) <= 120 and (clause.kind == "heading" or _TOC_ENTRY.search(text) is not None
+                                 or (is_title(text) and not _has_modal(text)))
+
+
+def blank_form_field(text: str) -> bool:
+    """True for a field with nothing filled in: "Name: ____", "[insert date]", "Effective Date:", "{term}"."""
+    if len(text) > 200:
+        return False
+    rest = _PLACEHOLDER.sub(" ", text).strip()
+    had_placeholder = rest != text.strip()
+    key = _KEY.match(rest)
+    if key is not None and is_title(key.group("key")):
+        rest = rest[key.end():]
+    elif not had_placeholder:
+        return False
+    rest = rest.strip(" .,;:|-")
+    if not _WORD.search(rest):
+        return had_placeholder or key is not None
+    return False
+
+
+@hookimpl
+def register_filters(register):
+    register(RulesFilter)

@@ -1,0 +1,241 @@
+"""Cut normalized text into blocks: headings, numbered items, paragraphs, table rows.
+
+One pass over the lines, linear in the text. A block ends at a blank line or where a line starts a
+new block (a heading, a table row, a list marker, a numbering label, a signature field). A line
+that merely continues a hard-wrapped paragraph is joined to it: a label-like token at the start of
+a wrapped line ("... as set out in Section\\n4.2 of ...") starts a new block only when the line before
+it is closed (ends in . : ; or "; and") or short, or is indented differently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from conflictkit.lexicon import MODALS
+from conflictkit.segmenters.labels import Label, parse_label
+
+_ATX = re.compile(r"(#{1,6})(?:[ ]+|$)")
+_SETEXT = re.compile(r"=+|-+")
+_RULE = re.compile(r"([-*_])(?:[ ]*\1){2,}")
+_TABLE_SEP = re.compile(r"\|?[ ]*:?-{2,}:?[ ]*(?:\|[ ]*:?-{2,}:?[ ]*)*\|?")
+_FENCE = re.compile(r"```|~~~")
+_LEAD_MARKUP = re.compile(r"(?:\*\*|__|[*_](?=\S)|<[A-Za-z][^<>]*>|[ ])+")
+_FIELD = re.compile(r"(?:[A-Z][\w.'/&()\- ]{0,40}:(?:[ ]|$)|_{3,}|/s/|\[[^\]]{0,40}\]$)")
+_CLOSED = re.compile(r"(?:[.:;!?]|[.:;!?][\"')\]]|[;,][ ]+(?:and|or|and/or))$")
+_FRONT_MATTER_END = re.compile(r"(?:---|\.\.\.)[ ]*")
+_VERBS = MODALS | {"is", "are", "was", "were", "be", "has", "have", "does", "do"}
+SHORT_LINE = 45
+# A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv".
+PAGE_ARTEFACT = re.compile(r"(?i:page[ ]+)?[-(\[]?[ ]?(?:\d{1,4}|[ivxlc]{1,6})[ ]?[-)\]]?(?:[ ]+of[ ]+\d{1,4})?"
+                           r"|(?i:page[ ]+\d{1,4}(?:[ ]+of[ ]+\d{1,4})?)")  # a hard-wrapped line is rarely shorter: a shorter line before a label ends its paragraph
+
+
+@dataclass
+class Block:
+    """A run of lines of the normalized text that forms one unit.
+
+    ``start``/``end`` delimit the block (trimmed); ``body`` is where its own text starts, past any
+    heading marks and numbering label. ``kind`` is "heading", "item", "para" or "row"; ``level`` is
+    the markdown heading level (1-6) or 7 for a plain-text title line.
+    """
+
+    start: int
+    end: int
+    body: int
+    indent: int
+    kind: str
+    label: Label | None = None
+    level: int = 0
+    lines: int = 1
+
+
+@dataclass
+class _Line:
+    start: int
+    end: int
+    indent: int
+    content_start: int
+    content: str
+
+
+def _indent_in_original(original: str, pos: int) -> int:
+    """Columns of whitespace before ``pos`` on its line of the original (tabs count 4)."""
+    newline = original.rfind("\n", 0, pos)
+    line_start = max(newline, original.rfind("\r", max(newline, 0), pos)) + 1  # bounded: stays linear
+    return sum(4 if c == "\t" else 1 for c in original[line_start:pos] if c.isspace())
+
+
+def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None = None) -> list[_Line]:
+    """The lines of ``text``. Normalization strips indentation, so it is read back from the original."""
+    out: list[_Line] = []
+    pos = 0
+    n = len(text)
+    while pos <= n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        raw = text[pos:end]
+        body = raw.lstrip(" ")
+        indent = len(raw) - len(body)
+        cs = pos + indent
+        while body.startswith(">"):  # blockquote markers are not content
+            skip = 2 if body.startswith("> ") else 1
+            body = body[skip:]
+            cs += skip
+        if original is not None and offsets is not None and end > pos:
+            indent = _indent_in_original(original, int(offsets[pos]))
+        out.append(_Line(pos, end, indent, cs, body.rstrip(" ")))
+        if nl < 0:
+            break
+        pos = nl + 1
+    return out
+
+
+def _front_matter_end(lines: list[_Line]) -> int:
+    """Index of the first line after a YAML front matter block (``---`` ... ``---``), or 0."""
+    if not lines or lines[0].content != "---" or lines[0].indent:
+        return 0
+    for i in range(1, min(len(lines), 400)):
+        if _FRONT_MATTER_END.fullmatch(lines[i].content) and not lines[i].indent:
+            return i + 1
+    return 0
+
+
+def label_of(line_content: str) -> tuple[Label | None, int]:
+    """The numbering label of a line, looking past leading emphasis or HTML tags ("**1. Fees**").
+
+    Returns the label and the offset in ``line_content`` just past it (0 without a label).
+    """
+    label = parse_label(line_content)
+    if label is not None:
+        return label, label.end
+    m = _LEAD_MARKUP.match(line_content)
+    if m is None or m.end() == 0:
+        return None, 0
+    label = parse_label(line_content[m.end():])
+    if label is None or label.kind == "bullet":
+        return None, 0
+    return label, m.end() + label.end
+
+
+def _closed(content: str) -> bool:
+    return _CLOSED.search(content) is not None
+
+
+def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool) -> bool:
+    """Whether ``line``, right under ``prev`` in the same paragraph, starts a new block.
+
+    ``first``: ``prev`` is the first line of its block (only then can it be a title line).
+    """
+    short_or_closed = len(prev.content) < SHORT_LINE or _closed(prev.content)
+    if label is not None:
+        if label.kind == "bullet":
+            return True
+        return short_or_closed or line.indent != prev.indent
+    if line.content.startswith(": "):  # a definition-list value continues its term
+        return False
+    if _FIELD.match(line.content) and (short_or_closed or _FIELD.match(prev.content)):
+        return True
+    return first and is_title_line(prev.content) and not is_title_line(line.content)
+
+
+def is_title_line(content: str) -> bool:
+    """An ALL-CAPS line short enough to be a title ("CONFIDENTIALITY", "ARTICLE IV - PAYMENT").
+
+    A short capitalised sentence ("THE SOFTWARE IS PROVIDED AS IS.") is operative text, not a title.
+    """
+    if len(content) > 90 or content.endswith((",", ";")):
+        return False
+    words = content.split()
+    if len(words) > 12 or (content.endswith(".") and len(words) > 4):
+        return False
+    if any(w.strip(".,;:()\"'").lower() in _VERBS for w in words):
+        return False
+    letters = [c for c in content if c.isalpha()]
+    if len(letters) < 3:
+        return False
+    upper = sum(1 for c in letters if c.isupper())
+    return upper >= 0.85 * len(letters)
+
+
+def scan(text: str, original: str | None = None, offsets: Sequence[int] | None = None) -> list[Block]:
+    """Split normalized text into blocks, in document order.
+
+    With ``original`` and ``offsets`` (a Document's), indentation is taken from the original text,
+    which is what nests markdown lists.
+    """
+    lines = _lines(text, original, offsets)
+    blocks: list[Block] = []
+    current: Block | None = None
+    prev: _Line | None = None
+    in_fence = False
+
+    def close() -> None:
+        nonlocal current, prev
+        if current is not None:
+            blocks.append(current)
+        current, prev = None, None
+
+    for line in lines[_front_matter_end(lines):]:
+        content = line.content
+        if not content:
+            close()
+            continue
+        if _FENCE.match(content):
+            close()
+            in_fence = not in_fence
+            continue
+        end = line.content_start + len(content)
+        if in_fence:  # code is kept verbatim as one paragraph
+            if current is None:
+                current = Block(line.content_start, end, line.content_start, line.indent, "para")
+            current.end = end
+            prev = line
+            continue
+        if current is not None and current.kind == "para" and _SETEXT.fullmatch(content) and current.label is None:
+            current.kind, current.level = "heading", 1 if content[0] == "=" else 2
+            close()
+            continue
+        if _RULE.fullmatch(content) or ("-" in content and "|" in content and _TABLE_SEP.fullmatch(content)):
+            close()
+            continue
+        atx = _ATX.match(content)
+        if atx:
+            close()
+            label, offset = label_of(content[atx.end():])
+            body = line.content_start + atx.end() + (offset if label is not None and label.kind != "bullet" else 0)
+            blocks.append(Block(line.content_start, end, body, line.indent, "heading", label, len(atx.group(1))))
+            continue
+        if content.startswith("|"):
+            close()
+            blocks.append(Block(line.content_start, end, line.content_start, line.indent, "row"))
+            continue
+        label, offset = label_of(content)
+        if current is None or prev is None or current.kind != "para" and current.kind != "item" \
+                or _starts_block(prev, line, label, current.lines == 1):
+            close()
+            kind = "item" if label is not None else "para"
+            current = Block(line.content_start, end, line.content_start + offset, line.indent, kind, label)
+        else:
+            current.end = end
+            current.lines += 1
+        prev = line
+    close()
+    for block in blocks:
+        if block.kind == "para" and block.lines == 1:
+            line = text[block.start:block.end]
+            if PAGE_ARTEFACT.fullmatch(line):
+                block.kind = "artefact"
+            elif _standalone_title(line):
+                block.kind, block.level = "heading", 7
+    return blocks
+
+
+def _standalone_title(line: str) -> bool:
+    """A one-line paragraph that reads as a title: ALL CAPS, or a few Title Case words without a verb."""
+    if is_title_line(line):
+        return True
+    from conflictkit.segmenters.kinds import is_title  # kinds works on cleaned text; a bare line is close enough
+
+    return not line.endswith((".", ":", ",", ";")) and len(line.split()) <= 8 and is_title(line)

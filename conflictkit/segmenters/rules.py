@@ -1,0 +1,198 @@
+"""The ``rules`` segmenter: markdown and plain-text contracts into clauses, without any model.
+
+Pipeline, one linear pass each: :func:`~conflictkit.segmenters.blocks.scan` cuts the normalized
+text into blocks (headings, numbered items, paragraphs, table rows; hard-wrapped lines joined);
+:class:`~conflictkit.segmenters.tree.SectionTree` nests them (parents, section numbers, headings in
+force); this module turns each block into a :class:`~conflictkit.model.Clause` with its own text
+(markup stripped) and its span in the original text, and tells its kind.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from conflictkit.hookspecs import hookimpl
+from conflictkit.lexicon import MODALS
+from conflictkit.model import Clause, ClauseKind, Document
+from conflictkit.segmenters.blocks import Block, scan
+from conflictkit.segmenters.kinds import (
+    inline_title,
+    is_boilerplate,
+    is_definition,
+    is_signature_field,
+    is_title,
+    opens_signatures,
+)
+from conflictkit.segmenters.markup import strip_markup
+from conflictkit.segmenters.tree import SectionTree
+from conflictkit.stages import Options, Segmenter
+
+_STRIP = " \n\t"
+
+
+def _flat(normalized: str) -> str:
+    """``conflictkit.normalize.flat`` for text that is already normalized (only " " and "\\n" remain), in O(n)."""
+    return " ".join(normalized.split())
+
+
+class RulesSegmenterOptions(Options):
+    """Options of the rules segmenter."""
+
+    min_chars: int = Field(1, ge=1, description="drop clauses whose cleaned text is shorter than this")
+    split_list_items: bool = Field(True, description="one clause per list item; false keeps a list in its lead-in")
+
+
+class _SignatureRegion:
+    """Tracks the signature block that follows "IN WITNESS WHEREOF" or a first "By:" line."""
+
+    def __init__(self) -> None:
+        self.open = False
+
+    def kind(self, text: str, block: Block) -> bool:
+        if block.kind == "heading" and 0 < block.level < 7:
+            self.open = False
+            return False
+        if opens_signatures(text):
+            self.open = True
+            return True
+        if not self.open:
+            return False
+        short = len(text) <= 100 and not any(w.lower().strip(".,;:") in MODALS for w in text.split())
+        if is_signature_field(text) or short:
+            return True
+        self.open = False
+        return False
+
+
+class RulesSegmenter(Segmenter):
+    """Segments markdown and plain-text contracts by headings, numbering, lists and paragraphs.
+
+    Each clause holds only its own text: a numbered clause's lead-in ends where its first child
+    starts. Spans index ``document.original`` and exclude numbering labels and heading marks.
+    """
+
+    name = "rules"
+    Options = RulesSegmenterOptions
+    version = "1"
+
+    def segment(self, document: Document) -> list[Clause]:
+        """Split ``document`` into clauses in document order (ids c0001, c0002, ...)."""
+        return _Run(document, self.options).clauses()
+
+
+class _Run:
+    """One segmentation of one document."""
+
+    def __init__(self, document: Document, options: RulesSegmenterOptions) -> None:
+        self.document = document
+        self.options = options
+        self.tree = SectionTree()
+        self.signatures = _SignatureRegion()
+        self.out: list[Clause] = []
+
+    def clauses(self) -> list[Clause]:
+        text = self.document.normalized
+        blocks = scan(text, self.document.original, self.document.offsets)
+        if not self.options.split_list_items:
+            blocks = _merge_lists(blocks)
+        for block in blocks:
+            self._emit(block, text)
+        return self.out
+
+    def _trimmed(self, block: Block, text: str) -> tuple[int, int]:
+        start, end = block.body, block.end
+        while start < end and text[start] in _STRIP:
+            start += 1
+        while end > start and text[end - 1] in _STRIP:
+            end -= 1
+        return start, end
+
+    def _emit(self, block: Block, text: str) -> None:
+        start, end = self._trimmed(block, text)
+        body = strip_markup(_flat(text[start:end])) if end > start else ""
+        title, title_only = self._title(block, body, text)
+        pending = self.tree.pending() if block.kind == "para" else None
+        placement = self.tree.place(block, title)
+        if len(body) < self.options.min_chars:
+            return  # a bare label ("Section 5.") or pure markup: the next paragraph takes its place
+        kind = self._kind(block, body, title_only)
+        node = placement.node
+        if pending is not None and node is None and kind != "heading":
+            node = pending  # "Section 5." on its own line, its text in the next paragraph
+            section, heading, parent = pending.section, pending.heading, self._parent_above(pending)
+        else:
+            section, heading, parent = placement.section, placement.heading, placement.parent
+        clause_id = f"c{len(self.out) + 1:04d}"
+        if node is not None and node.clause_id is None:
+            node.clause_id = clause_id
+        span = self.document.to_original(start, end)
+        self.out.append(Clause(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
+                               parent=parent, order=len(self.out)))
+
+    def _parent_above(self, node) -> str | None:
+        stack = self.tree.stack
+        index = stack.index(node) if node in stack else len(stack)
+        for above in reversed(stack[:index]):
+            if above.clause_id is not None:
+                return above.clause_id
+        return None
+
+    def _title(self, block: Block, body: str, text: str) -> tuple[str | None, bool]:
+        """The block's own title, and whether the block is nothing but that title."""
+        if block.kind == "heading":
+            return (body.rstrip(".:") or None), True
+        if block.kind == "item" and is_title(body):
+            return body.rstrip(".:"), True
+        bold = _bold_title(text, block)
+        if bold is not None:
+            return bold, bold == body.rstrip(".:")
+        if block.kind == "item" or block.lines == 1:
+            return inline_title(body), False
+        return None, False
+
+    def _kind(self, block: Block, body: str, title_only: bool) -> ClauseKind:
+        if self.signatures.kind(body, block):
+            return "signature"
+        if is_definition(body):
+            return "definition"
+        if block.kind == "heading" or (title_only and block.kind == "item"):
+            return "heading"
+        if title_only and block.kind == "para" and block.lines == 1 and len(body) <= 60 and body.isupper():
+            return "heading"
+        if block.kind == "artefact" or is_boilerplate(body):
+            return "boilerplate"
+        return "clause"
+
+
+def _merge_lists(blocks: list[Block]) -> list[Block]:
+    """Fold lettered and bulleted list items into the block before them (one clause per list)."""
+    merged: list[Block] = []
+    for block in blocks:
+        label = block.label
+        is_list = block.kind == "item" and label is not None and label.kind in ("enum", "bullet")
+        if is_list and merged and merged[-1].kind in ("item", "para"):
+            merged[-1].end = block.end
+            merged[-1].lines += block.lines
+            continue
+        merged.append(block)
+    return merged
+
+
+def _bold_title(text: str, block: Block) -> str | None:
+    """The bold run-in title of "**Payment.** Customer shall..." or "**1.2 Fees**. ..." (markup stripped)."""
+    raw = text[block.start : min(block.end, block.start + 200)]
+    for mark in ("**", "__"):
+        if raw.startswith(mark):
+            close = raw.find(mark, len(mark))
+            if close > len(mark):
+                inner_start = max(block.body - block.start, len(mark))
+                if inner_start >= close:
+                    return None
+                title = strip_markup(_flat(raw[inner_start:close])).rstrip(".:")
+                return title or None
+    return None
+
+
+@hookimpl
+def register_segmenters(register):
+    register(RulesSegmenter)
