@@ -84,7 +84,9 @@ _XREF = re.compile(
     rf"subsections|items|parts|§§|nos\.)\s*(?:[\d.()a-z]+\s*(?:,|and|or|through|to|-)\s*)*)$"
 )
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+){2,}|\d+\.\d+(?=\s*\()")
-_LEADING_NUMBER = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*|[ivxlc]+|[a-z])[.)]|\(\w{1,5}\))(?:\s*(?:\d+(?:\.\d+)*[.)]|\(\w{1,5}\)))*\s+")
+_LEADING_NUMBER = re.compile(
+    r"^\s*(?:\d+(?:\.\d+)+\.?|\d+[.)]|[ivxlc]+[.)]|[a-z][.)]|\(\w{1,5}\))(?:\s*(?:\d+(?:\.\d+)*[.)]|\(\w{1,5}\)))*\s+"
+)
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}

@@ -29,7 +29,7 @@ IDIOMS: list[tuple[str, str, str, str]] = [
     (r"\bnon[\s-]?refundable\b|\bnot\s+refundable\b", "scope", "refund", "non-refundable"),
     (r"\bnon[\s-]?cancell?able\b|\bnot\s+cancell?able\b", "scope", "cancel", "non-cancellable"),
     (r"\bnon[\s-]?binding\b|\bnot\s+binding\b", "scope", "binding", "non-binding"),
-    (r"\bbut\s+not\s+limited\s+to\b|\bwithout\s+limitation\b|\bwithout\s+limiting\b|\bwhether\s+or\s+not\b|"
+    (r"\bbut\s+(?:(?:is|are|be)\s+)?not\s+limited\s+to\b|\bwithout\s+limitation\b|\bwithout\s+limiting\b|\bwhether\s+or\s+not\b|"
      r"\bnot\s+only\b|\bif\s+not\s+(?:already|otherwise)\b|\bwithout\s+prejudice\s+to\b|\bnone\s+of\s+which\b",
      "ignore", "", ""),
 ]
