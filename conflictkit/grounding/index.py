@@ -8,8 +8,9 @@ candidate passages of a near-miss search (windows that share several words with 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from difflib import SequenceMatcher
+
+import numpy as np
 
 WORD_RE = re.compile(r"\w+")
 _MAX_ANCHORS = 8  # rarest quote words used to vote for candidate passages
@@ -21,16 +22,18 @@ class WordIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.words: list[str] = []
+        self.words: list[str] = WORD_RE.findall(text)
+        spans = [m.span() for m in WORD_RE.finditer(text)]
+        self.starts: list[int] = [s for s, _ in spans]
+        self.ends: list[int] = [e for _, e in spans]
         self.where: dict[str, list[int]] = {}
-        for n, m in enumerate(WORD_RE.finditer(text)):
-            word = m.group()
-            self.words.append(word)
-            self.starts.append(m.start())
-            self.ends.append(m.end())
-            self.where.setdefault(word, []).append(n)
+        for n, word in enumerate(self.words):
+            ordinals = self.where.get(word)
+            if ordinals is None:
+                self.where[word] = [n]
+            else:
+                ordinals.append(n)
+        self._arrays: dict[str, np.ndarray] = {}
 
     def count(self, word: str) -> int:
         return len(self.where.get(word, ()))
@@ -62,19 +65,25 @@ class WordIndex:
         if not qwords:
             return []
         by_rarity = sorted({w for w in qwords if w in self.where}, key=self.count)[:_MAX_ANCHORS]
-        votes: Counter[int] = Counter()
-        for word in by_rarity:
-            at = [k for k, w in enumerate(qwords) if w == word]
-            for n in self.where[word]:
-                votes.update({n - k for k in at})
+        if not by_rarity:
+            return []
+        # Each occurrence of an anchor votes for the ordinal where the quote would start.
+        votes = np.concatenate([self._ordinals(w) - k for w in by_rarity for k, q in enumerate(qwords) if q == w])
+        diagonals, counts = np.unique(votes, return_counts=True)
         need = max(1, len(by_rarity) // 2)
         spans = []
-        for diagonal, count in votes.most_common(_MAX_CANDIDATES):
-            if count >= need:
-                span = self._align(qwords, diagonal)
+        for best in np.argsort(-counts, kind="stable")[:_MAX_CANDIDATES]:
+            if counts[best] >= need:
+                span = self._align(qwords, int(diagonals[best]))
                 if span and span not in spans:
                     spans.append(span)
         return spans
+
+    def _ordinals(self, word: str) -> np.ndarray:
+        array = self._arrays.get(word)
+        if array is None:
+            array = self._arrays[word] = np.asarray(self.where[word], dtype=np.int64)
+        return array
 
     def _align(self, qwords: list[str], diagonal: int) -> tuple[int, int] | None:
         n = len(qwords)

@@ -68,6 +68,7 @@ class Verifier:
         self.original = original
         self.text = norm.text
         self.offsets = norm.offsets
+        self._length = len(norm.text.strip(" "))  # what a quote may not exceed
         self._index: WordIndex | None = None
 
     @property
@@ -108,27 +109,33 @@ class Verifier:
 
     def show(self, start: int, end: int, limit: int = 60) -> str:
         """A short, one-line, quoted preview of ``original[start:end]``."""
-        text = normalize(self.original[start:end], flatten=True).text.strip(" ")
+        ns, ne = self._normalized_span(start, end)
+        text = self.text[ns:ne]
         return '"' + (text if len(text) <= limit else text[: limit - 3] + "...") + '"'
 
     def _quote(self, quote: str) -> str:
         q = normalize(check_text(quote, "quote"), flatten=True).text.strip(" ")
         if not q:
             raise UserError("the quote is empty: give the text to look for")
-        if len(q) > len(self.text.strip(" ")):
+        if len(q) > self._length:
             raise UserError(f"the quote ({len(q)} characters) is longer than the document "
-                            f"({len(self.text.strip(' '))} characters, normalized)")
+                            f"({self._length} characters, normalized)")
         return q
 
     def _at(self, q: str, start: int, end: int) -> bool:
         """Whether the original span ``[start, end)`` holds exactly ``q`` once normalized."""
+        ns, ne = self._normalized_span(start, end)
+        return self.text[ns:ne] == q and bounded(self.text, ns, ne)
+
+    def _normalized_span(self, start: int, end: int) -> tuple[int, int]:
+        """The normalized text produced by original ``[start, end)``, without edge spaces."""
         ns = int(np.searchsorted(self.offsets, start, "left"))
         ne = int(np.searchsorted(self.offsets, end, "left"))
         while ns < ne and self.text[ns] == " ":
             ns += 1
         while ne > ns and self.text[ne - 1] == " ":
             ne -= 1
-        return self.text[ns:ne] == q and bounded(self.text, ns, ne)
+        return ns, ne
 
     def _mismatch(self, cited: tuple[int, int], spans: list[tuple[int, int]]) -> str:
         where = ", ".join(f"{s}-{e}" for s, e in spans[:3]) + (", ..." if len(spans) > 3 else "")
