@@ -4,33 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def make_report(reference: str, input: str, cites: list[tuple[str, str | None, str | None, list[dict]]]) -> dict:
-    """A ``conflictkit.report/1`` dict citing the given substrings (their first occurrence)."""
-
-    def quote(text: str, part: str | None, n: int) -> dict | None:
-        if part is None:
-            return None
-        start = text.index(part)
-        return {"start": start, "end": start + len(part), "text": part, "heading": None,
-                "section": f"{n}", "clause_id": f"c{n}"}
-
-    findings = []
-    for n, (kind, ref, inp, reasons) in enumerate(cites, 1):
-        findings.append({
-            "id": f"F{n:04d}", "kind": kind, "p_conflict": round(0.5 + n / 100, 4), "p_same": 0.8,
-            "reference": quote(reference, ref, n), "input": quote(input, inp, n),
-            "reasons": reasons, "judge": "legal-atoms", "grounded": True,
-        })
-    counts = {k: sum(1 for f in findings if f["kind"] == k) for k in ("deviation", "missing", "added")}
-    return {
-        "schema": "conflictkit.report/1",
-        "reference": {"path": "reference.md", "sha256": "0" * 64, "clauses": 3, "filtered": 0},
-        "input": {"path": "input.md", "sha256": "1" * 64, "clauses": 3, "filtered": 0},
-        "findings": findings,
-        "summary": {**counts, "covered": 1, "filtered": 0, "candidate_pairs": 3, "judged_pairs": 3, "spans_checked": 4},
-    }
-
+from conflictkit.testing.reports import make_report
 
 REFERENCE = """# Agreement
 
@@ -50,16 +24,42 @@ INPUT = """# Agreement
 4. Publicity. Provider may name Customer in its marketing.
 """
 
+CITES = [
+    ("deviation", "Customer shall pay each invoice within thirty (30) days of receipt.",
+     "Customer shall pay each invoice within sixty (60) days of receipt.",
+     [{"type": "number", "reference": "thirty (30) days", "input": "sixty (60) days", "detail": None}]),
+    ("deviation", "Provider shall not be liable for indirect damages.", "Provider shall be liable for indirect damages.",
+     [{"type": "negation", "reference": "shall not", "input": "shall", "detail": "negation dropped"}]),
+    ("missing", "Customer may audit Provider once per year on prior written notice.", None, []),
+    ("added", None, "Provider may name Customer in its marketing.", []),
+]
+
+# Clause text that would run script or inject markup if it were not escaped.
+XSS_REFERENCE = """1. Notices. <script>window.__xss = 1; alert(1)</script> Notices go to the address above.
+
+2. Fees. Fees are <img src=x onerror="window.__xss = 2"> payable monthly {{ js }} in advance.
+"""
+XSS_INPUT = """1. Notices. <script>window.__xss = 3</script> Notices go to the address below.
+
+2. Fees. Fees are <b onmouseover="window.__xss = 4">payable</b> yearly {{ js }} in advance.
+"""
+XSS_CITES = [
+    ("deviation", "Notices. <script>window.__xss = 1; alert(1)</script> Notices go to the address above.",
+     "Notices. <script>window.__xss = 3</script> Notices go to the address below.",
+     [{"type": "<script>window.__xss=5</script>", "reference": "<i>above</i>", "input": "below\" onerror=\"x", "detail": "<img src=x onerror=alert(1)>"}]),
+    ("deviation", 'Fees are <img src=x onerror="window.__xss = 2"> payable monthly {{ js }} in advance.',
+     'Fees are <b onmouseover="window.__xss = 4">payable</b> yearly {{ js }} in advance.', []),
+]
+
 
 @pytest.fixture
 def small_report() -> tuple[dict, str, str]:
-    cites = [
-        ("deviation", "Customer shall pay each invoice within thirty (30) days of receipt.",
-         "Customer shall pay each invoice within sixty (60) days of receipt.",
-         [{"type": "number", "reference": "thirty (30) days", "input": "sixty (60) days", "detail": None}]),
-        ("deviation", "Provider shall not be liable for indirect damages.", "Provider shall be liable for indirect damages.",
-         [{"type": "negation", "reference": "shall not", "input": "shall", "detail": "negation dropped"}]),
-        ("missing", "Customer may audit Provider once per year on prior written notice.", None, []),
-        ("added", None, "Provider may name Customer in its marketing.", []),
-    ]
-    return make_report(REFERENCE, INPUT, cites), REFERENCE, INPUT
+    return make_report(REFERENCE, INPUT, CITES), REFERENCE, INPUT
+
+
+@pytest.fixture
+def xss_report() -> tuple[dict, str, str]:
+    report = make_report(XSS_REFERENCE, XSS_INPUT, XSS_CITES, reference_name="<script>x</script>.md",
+                         input_name='"><img src=x onerror=alert(1)>.md')
+    report["findings"][0]["id"] = '<b id="pwn">F1</b>'
+    return report, XSS_REFERENCE, XSS_INPUT

@@ -1,0 +1,165 @@
+"""The self-contained HTML report: highlights match the cited spans, text is escaped, nothing loads."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from conflictkit.errors import GroundingError
+from conflictkit.report.html import highlight, render_html, render_view
+from conflictkit.testing.reports import make_report
+
+
+class DocReader(HTMLParser):
+    """Reads back the document panes: the whole text of each, and the text marked for each finding."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.side: str | None = None
+        self.depth = 0
+        self.marks: list[list[str]] = []
+        self.text = {"reference": "", "input": ""}
+        self.marked: dict[tuple[str, str], str] = {}
+        self.anchors: dict[str, str] = {}
+        self.tags_in_docs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div" and attrs.get("id", "").startswith("doc-"):
+            self.side, self.depth = attrs["id"][4:], 0
+            return
+        if self.side is None:
+            return
+        self.depth += 1
+        self.tags_in_docs.append(tag)
+        if tag == "mark":
+            self.marks.append(attrs["data-f"].split())
+            if "id" in attrs:
+                self.anchors[attrs["id"]] = attrs["data-f"]
+
+    def handle_endtag(self, tag):
+        if self.side is None:
+            return
+        if self.depth == 0:
+            self.side = None
+            return
+        self.depth -= 1
+        if tag == "mark":
+            self.marks.pop()
+
+    def handle_data(self, data):
+        if self.side is None:
+            return
+        self.text[self.side] += data
+        for index in {i for m in self.marks for i in m}:
+            key = (self.side, index)
+            self.marked[key] = self.marked.get(key, "") + data
+
+
+def read(page: str) -> DocReader:
+    reader = DocReader()
+    reader.feed(page)
+    return reader
+
+
+def test_every_finding_is_highlighted_exactly_in_both_documents(small_report):
+    report, ref, inp = small_report
+    reader = read(render_html(report, ref, inp))
+    assert reader.text == {"reference": ref, "input": inp}  # the documents are shown whole and unchanged
+    for i, finding in enumerate(report["findings"]):
+        for side in ("reference", "input"):
+            quote = finding[side]
+            if quote is None:
+                assert (side, str(i)) not in reader.marked
+            else:
+                assert reader.marked[(side, str(i))] == quote["text"]
+                assert f"{side}-f{i}" in reader.anchors
+
+
+def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
+    text = "alpha beta gamma delta"
+    findings = [
+        {"kind": "deviation", "reference": {"start": 0, "end": 10, "text": "alpha beta"}},
+        {"kind": "missing", "reference": {"start": 6, "end": 16, "text": "beta gamma"}},
+    ]
+    reader = DocReader()
+    reader.feed(f'<div id="doc-reference">{highlight(text, findings, "reference")}</div>')
+    assert reader.marked[("reference", "0")] == "alpha beta"
+    assert reader.marked[("reference", "1")] == "beta gamma"
+    assert reader.text["reference"] == text
+
+
+def test_findings_list_has_kind_probability_reasons_and_redline(small_report):
+    report, ref, inp = small_report
+    page = render_html(report, ref, inp)
+    items = re.findall(r'<li class="finding k-(\w+)"[^>]*data-p="([0-9.]+)"', page)
+    assert [k for k, _ in items] == [f["kind"] for f in report["findings"]]
+    assert [float(p) for _, p in items] == [f["p_conflict"] for f in report["findings"]]
+    assert "thirty (30) days</q> → <q class=\"i\">sixty (60) days" in page
+    # The dropped "not" is a deletion marked as meaning-reversing; the number change too.
+    assert re.search(r'<del class="rev" title="[^"]*negator[^"]*">not</del>', page)
+    assert re.search(r'within <del class="rev"[^>]*>thirty</del> <ins class="rev"[^>]*>sixty</ins> '
+                     r'\(<del class="rev"[^>]*>30</del><ins class="rev"[^>]*>60</ins>\) days of receipt', page)
+    # A missing clause's redline is the whole clause deleted; an added one, inserted.
+    assert "<del>Customer may audit Provider once per year on prior written notice.</del>" in page
+    assert "<ins>Provider may name Customer in its marketing.</ins>" in page
+
+
+def test_document_text_and_report_fields_are_escaped(xss_report):
+    report, ref, inp = xss_report
+    page = render_html(report, ref, inp)
+    reader = read(page)
+    assert reader.text == {"reference": ref, "input": inp}  # shown as text, character for character
+    assert set(reader.tags_in_docs) == {"mark"}  # no element came from the documents
+    body = page.split("<body", 1)[1]
+    scripts = re.findall(r"<script\b", body)
+    assert len(scripts) == 1  # ours only
+    assert "<img" not in page and "<b id=" not in page and "<b onmouseover" not in page
+    assert "&lt;script&gt;window.__xss = 1" in page
+    # A document containing a placeholder does not get the script spliced into it.
+    assert page.count("window.conflictkitSelect = select") == 1
+    assert reader.text["reference"].count("{{ js }}") == 1
+
+
+def test_page_loads_nothing_and_pins_its_own_style_and_script(small_report):
+    report, ref, inp = small_report
+    page = render_html(report, ref, inp)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
+    assert "@import" not in page and "url(" not in page.replace("data:,", "")
+    csp = html.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1))
+    assert "default-src 'none'" in csp
+    for tag in ("style", "script"):
+        source = re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S).group(1)
+        digest = base64.b64encode(hashlib.sha256(source.encode()).digest()).decode()
+        assert f"{tag}-src 'sha256-{digest}'" in csp
+
+
+def test_decisions_are_shown_with_their_notes(small_report):
+    report, ref, inp = small_report
+    decisions = {"F0002": {"status": "dismissed", "note": "accepted risk <ok>"}, "F0001": {"status": "accepted", "note": ""}}
+    page = render_html(report, ref, inp, decisions)
+    assert re.search(r'data-fid="F0002" data-status="dismissed">.*?<span class="status">dismissed</span>', page)
+    assert '<p class="note">accepted risk &lt;ok&gt;</p>' in page
+    assert "Review: 2 of 4 findings decided." in page
+
+
+def test_review_controls_only_in_the_app_view(small_report):
+    report, ref, inp = small_report
+    assert 'data-action="dismissed"' not in render_html(report, ref, inp)
+    assert render_view(report, ref, inp, controls=True).count('data-action="dismissed"') == len(report["findings"])
+
+
+def test_a_report_rendered_against_other_text_is_refused(small_report):
+    report, ref, inp = small_report
+    with pytest.raises(GroundingError, match="does not match the input text"):
+        render_html(report, ref, inp.replace("sixty", "fifty"))
+
+
+def test_no_findings_page_says_so():
+    report = make_report("a", "b", [])
+    assert "No findings" in render_html(report, "a", "b")

@@ -1,0 +1,123 @@
+"""The HTML report in a real browser with the network cut: it shows every finding, selects, filters,
+sorts, prints, and runs no script that came from a document."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conflictkit.report.html import render_html
+from conflictkit.testing import browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "report"
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser.chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def offline_page(chromium):
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    blocked = browser.block_network(context)
+    page = context.new_page()
+    page.blocked = blocked
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    yield page
+    context.close()
+
+
+def open_report(page, tmp_path: Path, report: dict, ref: str, inp: str, name: str = "report.html", decisions=None):
+    file = tmp_path / name
+    file.write_text(render_html(report, ref, inp, decisions), encoding="utf-8")
+    page.goto(file.as_uri())
+    return file
+
+
+def test_report_opens_offline_and_shows_every_finding(offline_page, tmp_path, small_report):
+    report, ref, inp = small_report
+    open_report(offline_page, tmp_path, report, ref, inp)
+    items = offline_page.locator("#ck-findings li.finding")
+    assert items.count() == len(report["findings"])
+    for finding in report["findings"]:
+        assert offline_page.locator(f'li.finding[data-fid="{finding["id"]}"]').is_visible()
+    marked = offline_page.locator("mark.hl").count()
+    assert marked >= sum((f["reference"] is not None) + (f["input"] is not None) for f in report["findings"])
+    assert offline_page.blocked == []
+
+
+def test_selecting_a_finding_scrolls_both_documents_and_shows_the_redline(offline_page, tmp_path):
+    from conflictkit.testing.reports import make_report
+
+    filler = "".join(f"{n}. Filler clause number {n} of no interest.\n\n" for n in range(1, 200))
+    ref = filler + "200. Provider shall not be liable for indirect damages.\n"
+    inp = filler + "200. Provider shall be liable for indirect damages.\n"
+    report = make_report(ref, inp, [
+        ("deviation", "Filler clause number 3 of no interest.", "Filler clause number 3 of no interest.", []),
+        ("deviation", "Provider shall not be liable for indirect damages.", "Provider shall be liable for indirect damages.", []),
+    ])
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp)
+    ref_anchor, inp_anchor = page.locator("#reference-f1"), page.locator("#input-f1")
+    assert not ref_anchor.evaluate("e => { const r = e.getBoundingClientRect(), d = e.closest('.doc').getBoundingClientRect(); return r.top < d.bottom && r.bottom > d.top; }")
+    page.locator('li.finding[data-fid="F0002"]').click()
+    for anchor in (ref_anchor, inp_anchor):
+        assert anchor.evaluate("e => { const r = e.getBoundingClientRect(), d = e.closest('.doc').getBoundingClientRect(); return r.top >= d.top && r.bottom <= d.bottom; }")
+        assert "active" in anchor.get_attribute("class")
+    assert page.locator('li.finding[data-fid="F0002"] .redline del.rev').inner_text() == "not"
+    assert page.locator('li.finding[data-fid="F0002"] .redline').is_visible()
+    assert not page.locator('li.finding[data-fid="F0001"] .redline').is_visible()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-selected.png"))
+
+
+def test_filter_by_kind_and_sort_by_probability(offline_page, tmp_path, small_report):
+    report, ref, inp = small_report
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp)
+    order = lambda: page.locator("#ck-findings li.finding").evaluate_all("els => els.map(e => e.dataset.fid)")  # noqa: E731
+    by_p = sorted(report["findings"], key=lambda f: -f["p_conflict"])
+    assert order() == [f["id"] for f in by_p]
+    page.select_option("#ck-sort", "p-asc")
+    assert order() == [f["id"] for f in reversed(by_p)]
+    page.uncheck('.toolbar input[value="deviation"]')
+    visible = page.locator("#ck-findings li.finding:visible").evaluate_all("els => els.map(e => e.dataset.kind)")
+    assert sorted(visible) == ["added", "missing"]
+
+
+def test_clause_text_never_runs_as_script(offline_page, tmp_path, xss_report):
+    report, ref, inp = xss_report
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp)
+    for mark in page.locator("mark.hl").all():
+        mark.hover()
+        mark.click()
+    page.locator("li.finding").first.click()
+    assert page.evaluate("window.__xss") is None
+    assert page.dialogs == []
+    assert page.locator(".doc img, .doc script, .doc b, #ck-findings img, #ck-findings b#pwn, header img").count() == 0
+    assert "<script>window.__xss = 1; alert(1)</script>" in page.locator("#doc-reference").inner_text()
+    assert 'onerror="window.__xss = 2"' in page.locator("#doc-reference").inner_text()
+    assert '<b id="pwn">F1</b>' in page.locator("#ck-findings").inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-xss.png"))
+
+
+def test_print_layout_shows_every_redline_and_makes_a_pdf(offline_page, tmp_path, small_report):
+    report, ref, inp = small_report
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp, decisions={"F0001": {"status": "accepted", "note": "ok"}})
+    page.emulate_media(media="print")
+    assert page.locator(".redline").evaluate_all("els => els.every(e => getComputedStyle(e).display !== 'none')")
+    assert page.locator(".toolbar").is_hidden()
+    pdf = page.pdf()
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 2  # findings, then documents
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "report-print.pdf").write_bytes(pdf)
