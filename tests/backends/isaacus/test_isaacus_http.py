@@ -1,0 +1,74 @@
+"""The real HTTP paths against the fake served on loopback: base URL, retries, rate limits, 5xx, timeouts."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from conflictkit.errors import BackendError, ConfigError
+from conflictkit_isaacus.embedder import IsaacusEmbedder
+
+KEY = "test-key"
+
+
+@pytest.fixture
+def server(fake):
+    with fake.serve() as srv:
+        yield srv
+
+
+def _embedder(server=None, **options):
+    opts = {"api_key": KEY, "max_retries": 2, "timeout": 5.0, "strict_responses": True, **options}
+    if server is not None:
+        opts["base_url"] = server.base_url
+    embedder = IsaacusEmbedder(opts)
+    embedder.warm_up()
+    return embedder
+
+
+def test_isaacus_base_url_is_honoured_like_the_sdk_does(server, fake, monkeypatch):
+    monkeypatch.setenv("ISAACUS_BASE_URL", server.base_url)
+    vectors = _embedder().embed(["hello there"])
+    assert vectors.shape == (1, 1792) and fake.count("/embeddings") == 1
+
+
+def test_rate_limits_are_retried_after_the_advertised_delay(server, fake):
+    fake.fail(429, times=2, retry_after=0.01)
+    assert _embedder(server).embed(["hello"]).shape == (1, 1792)
+    assert fake.count("/embeddings", status=429) == 2 and fake.count("/embeddings") == 1
+
+
+def test_persistent_rate_limit_is_a_clear_error(server, fake):
+    fake.fail(429, times=10, retry_after=0.01)
+    with pytest.raises(BackendError, match=r"rate limit \(429\) still hit after 2 retries"):
+        _embedder(server).embed(["hello"])
+    assert fake.count("/embeddings", status=429) == 3
+
+
+def test_server_errors_are_retried_then_reported(server, fake):
+    fake.fail(503, times=1, retry_after=0.01)
+    _embedder(server).embed(["hello"])  # one 503, then success
+    fake.fail(503, times=10, retry_after=0.01)
+    with pytest.raises(BackendError, match=r"server error \(503\) after 1 retry; try again later"):
+        _embedder(server, max_retries=1).embed(["hello"])
+
+
+def test_a_timeout_is_a_clear_error(server, fake):
+    fake.delay(2.0, times=2)
+    with pytest.raises(BackendError, match=r"timed out after 1 retry .*raise timeout in the config"):
+        _embedder(server, timeout=0.2, max_retries=1).embed(["hello"])
+
+
+def test_an_invalid_key_is_not_retried(server, fake):
+    with pytest.raises(ConfigError, match=r"invalid API key \(401\)"):
+        _embedder(server, api_key="wrong").embed(["hello"])
+    assert fake.count("/embeddings", status=401) == 1
+
+
+def test_an_unreachable_api_is_a_clear_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed when the block ends: nothing listens there
+    with pytest.raises(BackendError, match=rf"cannot reach the Isaacus API at http://127.0.0.1:{port}"):
+        _embedder(base_url=f"http://127.0.0.1:{port}", max_retries=0).embed(["hello"])
