@@ -41,7 +41,7 @@ class DifferenceWeights(Options):
     qualifier_minor: float = _w(0.35, "promptly, immediately, good faith, mutual")
     exception: float = _w(0.78, "unless / except / subject to / provided that / only on one side")
     scope: float = _w(0.9, "exclusive <-> non-exclusive, worldwide <-> a country, revocable <-> irrevocable...")
-    scope_presence: float = _w(0.6, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
+    scope_presence: float = _w(0.78, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
     scope_minor: float = _w(0.3, "including / excluding on one side only")
     quantity: float = _w(0.5, "all <-> some")
 

@@ -4,7 +4,7 @@ Each modal phrase becomes one atom whose key is its deontic class, whatever the 
 
 | class | examples |
 |---|---|
-| obligation | shall, will, must, agrees to, undertakes to, is required to, is responsible for |
+| obligation | shall, will, must, agrees to, undertakes to, is required to |
 | permission | may, can, is entitled to, is permitted to, has the right to, reserves the right to |
 | prohibition | shall not, may not, must not, will not, cannot, neither party shall, in no event will, is prohibited from |
 | no_obligation | is not required to, need not, shall have no obligation to, is under no obligation to |
@@ -29,7 +29,7 @@ _NOT_AUX_BEFORE = {"at", "the", "its", "his", "her", "their", "free", "good", "i
 _BE = {"is", "are", "be", "was", "were", "am", "being"}
 _HAVE = {"has", "have", "had"}
 _PREDICATES = {
-    "required": "duty", "obligated": "duty", "obliged": "duty", "responsible": "duty", "bound": "duty",
+    "required": "duty", "obligated": "duty", "obliged": "duty", "bound": "duty",
     "entitled": "permission", "permitted": "permission", "authorized": "permission", "authorised": "permission",
     "allowed": "permission", "free": "permission", "able": "permission",
     "prohibited": "prohibited", "forbidden": "prohibited", "barred": "prohibited", "precluded": "prohibited",
