@@ -16,7 +16,7 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)"
 _LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)")
 _WIKI = re.compile(r"\[\[([^\[\]]+)\]\]")
 _REF_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
-_STRONG = re.compile(r"\*\*|__|~~|`+")
+_STRONG = re.compile(r"\*\*|(?<!_)__(?!_)|~~|`+")  # "____" is a blank to fill in, not emphasis
 _EM_OPEN = re.compile(r"(?<![\w*\\])[*_](?=[^\s*_])")
 _EM_CLOSE = re.compile(r"(?<=[^\s*_\\])[*_](?![\w*])")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")

@@ -122,6 +122,8 @@ class _Run:
             section, heading, parent = pending.section, pending.heading, self._parent_above(pending)
         else:
             section, heading, parent = placement.section, placement.heading, placement.parent
+        if node is None and title:
+            heading = title  # a paragraph's run-in title ("**Payment.** ...") is its own heading
         clause_id = f"c{len(self.out) + 1:04d}"
         if node is not None and node.clause_id is None:
             node.clause_id = clause_id

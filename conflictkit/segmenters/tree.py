@@ -42,6 +42,10 @@ class Placement:
     heading: str | None
 
 
+def _is_enum(node: Node) -> bool:
+    return node.kind == "item" and node.style not in ("decimal", "bullet") and not node.style.startswith("top:")
+
+
 class SectionTree:
     """Assigns parents, sections and headings in document order. Call :meth:`place` per block."""
 
@@ -155,7 +159,7 @@ class SectionTree:
         else:
             parts = label.parts[:-1] + (value,)
         section = label.text if label.keyword else ".".join(map(str, parts))
-        if single and parent is not None and parent.kind == "item" and parent.style != "decimal" and parent.section:
+        if single and parent is not None and _is_enum(parent) and parent.section:
             section = f"{parent.section}({value})"  # a numbered list inside "(c)" reads "4(c)(1)"
         return Node("item", style="decimal", value=value, parts=parts, section=section, composed=composed,
                     bare=single)
@@ -205,12 +209,13 @@ class SectionTree:
                 found[node.style] = node
         if not found:
             return None
-        if len(found) == 1:
-            return next(iter(found))
-        for style in styles:  # both open: continue the one whose previous value is one less
-            if found[style].value + 1 == enum_value(label, style):
+        for style in styles:  # the open list whose next value this is ("(i)" after "(h)" is a letter)
+            if style in found and found[style].value + 1 == enum_value(label, style):
                 return style
-        return styles[0]
+        for style in styles:  # "(i)" under "(b)" starts a roman list rather than skipping to a letter
+            if style not in found and enum_value(label, style) == 1:
+                return None
+        return next(style for style in styles if style in found)
 
     def _bullet(self, block: Block, nested: bool) -> Node:
         if not nested and self.stack and self.stack[-1].style == "bullet" and self.stack[-1].indent == block.indent:

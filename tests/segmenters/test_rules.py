@@ -1,0 +1,362 @@
+"""The rules segmenter on hand-written contracts covering each numbering style, and on the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from conflictkit.loaders import document_from_text
+from conflictkit.model import Clause, Document
+from conflictkit.normalize import flat
+from conflictkit.registry import get_registry
+from conflictkit.segmenters.markup import strip_markup
+from conflictkit.segmenters.rules import RulesSegmenter
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+
+MARKDOWN = """\
+# Master Services Agreement
+
+## 1. Definitions
+
+"Affiliate" means any entity that controls, is controlled by or is under common control with a party.
+
+**"Confidential Information"** shall mean all non-public information disclosed by a party.
+
+## 2. Fees
+
+**2.1 Payment.** Customer shall pay all invoices within thirty (30) days.
+
+**2.2 Taxes.** Customer shall pay:
+
+(a) sales taxes; and
+
+(b) use taxes, except:
+
+(i) taxes on Provider's income; and
+
+(ii) payroll taxes.
+
+(c) withholding taxes.
+
+2.3 Late Payment. Overdue amounts bear interest at *one and a half percent* per month.
+
+## 3. Term
+
+- The term is one year.
+- It renews automatically for one year terms.
+  - Unless either party objects in writing.
+
+Governing Law
+-------------
+
+This Agreement is governed by the laws of the State of [Delaware](https://example.com/de).
+"""
+
+PLAIN = """\
+MASTER SUPPLY AGREEMENT
+
+ARTICLE I
+DEFINITIONS
+
+Section 1.01 "Business Day" means any day other than a Saturday, Sunday or
+a day on which banks in New York City are authorized or required to close.
+
+ARTICLE II
+PAYMENT
+
+Section 2.01 Fees. The Customer shall pay the fees set out in Schedule A
+within thirty (30) days after the date of each invoice, as described in Section
+4.2 of the Order Form. Amounts not paid when due bear interest at the rate
+of one percent (1%) per month until paid in full.
+
+Section 2.02 Audit. The Supplier may audit the Customer's records:
+(a) once in any twelve month period;
+(b) on not less than ten (10) days' notice; and
+(c) during normal business hours.
+
+§ 3 Notices. All notices under this Agreement must be in writing.
+
+4. Term. This Agreement continues for one year from the Effective Date.
+
+4.1 Renewal. It renews for successive one year terms unless terminated.
+
+a) the first renewal option;
+b) the second renewal option.
+
+IN WITNESS WHEREOF, the parties have executed this Agreement as of the Effective Date.
+
+By: ______________________
+Name:
+Title:
+Date:
+"""
+
+NESTED_LISTS = """\
+# Cloud Service Agreement
+
+1. <span class="header_2" id="1">Service</span>
+    1. <span class="header_3" id="1.1">Access and Use.</span>  Customer may access and use the Cloud Service.
+    2. <span class="header_3" id="1.2">Support.</span>  Provider will provide <span class="keyterms_link">Technical Support</span>.
+2. <span class="header_2" id="2">Restrictions</span>
+    1. <span class="header_3" id="2.1">Restrictions on Customer.</span>
+\t\ta. Customer will not reverse engineer the Product.
+\t\tb. Customer will not resell the Product.
+    1. <span class="header_3" id="2.2">Suspension.</span>  Provider may suspend access for non-payment.
+"""
+
+
+def segment(text: str, **options) -> tuple[Document, list[Clause]]:
+    document = document_from_text(text)
+    return document, RulesSegmenter(options).segment(document)
+
+
+def assert_spans(document: Document, clauses: list[Clause]) -> None:
+    """Every span is the clause's own text in the original, in order, without overlaps."""
+    previous_end = 0
+    for i, clause in enumerate(clauses):
+        assert clause.id == f"c{i + 1:04d}" and clause.order == i
+        start, end = clause.span.start, clause.span.end
+        assert previous_end <= start < end <= len(document.original), clause
+        original = document.original[start:end]
+        assert original == original.strip(), f"{clause.id} span is not trimmed: {original!r}"
+        assert strip_markup(flat(original)) == clause.text, clause.id
+        previous_end = end
+        if clause.parent is not None:
+            assert int(clause.parent[1:]) < int(clause.id[1:])
+
+
+def by_section(clauses: list[Clause]) -> dict[str, Clause]:
+    return {c.section: c for c in clauses if c.section is not None and c.kind != "heading"}
+
+
+def find(clauses: list[Clause], prefix: str) -> Clause:
+    matches = [c for c in clauses if c.text.startswith(prefix)]
+    assert len(matches) == 1, (prefix, [c.text for c in clauses])
+    return matches[0]
+
+
+def test_registered_as_rules():
+    assert get_registry().get("segmenter", "rules").cls is RulesSegmenter
+
+
+def test_markdown_headings_sections_and_kinds():
+    document, clauses = segment(MARKDOWN)
+    assert_spans(document, clauses)
+    title = clauses[0]
+    assert (title.kind, title.text, title.parent) == ("heading", "Master Services Agreement", None)
+    fees = find(clauses, "Fees")
+    assert (fees.kind, fees.section, fees.parent) == ("heading", "2", title.id)
+    affiliate = find(clauses, '"Affiliate" means')
+    assert affiliate.kind == "definition" and affiliate.heading == "Definitions"
+    assert find(clauses, '"Confidential Information" shall mean').kind == "definition"
+    payment = find(clauses, "Payment.")
+    assert (payment.section, payment.heading, payment.parent) == ("2.1", "Payment", fees.id)
+    assert payment.text == "Payment. Customer shall pay all invoices within thirty (30) days."
+    late = find(clauses, "Late Payment.")
+    assert (late.section, late.heading, late.parent) == ("2.3", "Late Payment", fees.id)
+    assert "one and a half percent" in late.text and "*" not in late.text
+    law = find(clauses, "This Agreement is governed")
+    assert law.heading == "Governing Law" and "[" not in law.text and "Delaware" in law.text
+    assert find(clauses, "Governing Law").kind == "heading"
+
+
+def test_lettered_and_roman_items_nest_and_children_are_cut_out():
+    _, clauses = segment(MARKDOWN)
+    taxes = find(clauses, "Taxes.")
+    assert taxes.text == "Taxes. Customer shall pay:"  # its children are not in its text
+    sections = by_section(clauses)
+    assert sections["2.2(a)"].text == "sales taxes; and"
+    assert sections["2.2(a)"].parent == taxes.id
+    assert sections["2.2(b)"].parent == taxes.id
+    assert sections["2.2(b)(i)"].parent == sections["2.2(b)"].id
+    assert sections["2.2(b)(ii)"].text == "payroll taxes."
+    assert sections["2.2(c)"].parent == taxes.id  # "(c)" closes the roman list and continues the letters
+    assert all(c.heading == "Taxes" for c in clauses if (c.section or "").startswith("2.2("))
+
+
+def test_bullets_nest_by_indentation():
+    _, clauses = segment(MARKDOWN)
+    one_year = find(clauses, "The term is one year.")
+    renews = find(clauses, "It renews automatically")
+    unless = find(clauses, "Unless either party objects")
+    term = find(clauses, "Term")
+    assert one_year.parent == renews.parent == term.id
+    assert unless.parent == renews.id
+    assert one_year.section == "3" and one_year.heading == "Term"
+
+
+def test_plain_text_articles_sections_and_signatures():
+    document, clauses = segment(PLAIN)
+    assert_spans(document, clauses)
+    assert clauses[0].kind == "heading" and clauses[0].text == "MASTER SUPPLY AGREEMENT"
+    article_one = find(clauses, "DEFINITIONS")
+    assert (article_one.kind, article_one.section) == ("heading", "Article I")
+    business_day = find(clauses, '"Business Day" means')
+    assert business_day.kind == "definition" and business_day.section == "Section 1.01"
+    assert business_day.parent == article_one.id
+    fees = find(clauses, "Fees.")
+    assert fees.section == "Section 2.01" and fees.heading == "Fees"
+    assert fees.parent == find(clauses, "PAYMENT").id
+    # the hard-wrapped paragraph is one clause, and "4.2 of the Order Form" did not start a clause
+    assert fees.text.endswith("until paid in full.") and "Section 4.2 of the Order Form" in fees.text
+    audit = find(clauses, "Audit.")
+    assert [by_section(clauses)[f"Section 2.02({x})"].parent for x in "abc"] == [audit.id] * 3
+    notices = find(clauses, "Notices.")
+    assert notices.section == "§ 3" and notices.heading == "Notices"
+    term = find(clauses, "Term. This Agreement continues")
+    renewal = find(clauses, "Renewal.")
+    assert term.section == "4" and renewal.section == "4.1" and renewal.parent == term.id
+    option = find(clauses, "the first renewal option;")
+    assert option.section == "4.1(a)" and option.parent == renewal.id
+    signatures = [c for c in clauses if c.kind == "signature"]
+    assert [c.text[:8] for c in signatures] == ["IN WITNE", "By: ____", "Name:", "Title:", "Date:"]
+
+
+def test_crlf_nbsp_and_curly_quotes_keep_spans_exact():
+    fancy = MARKDOWN.replace("\n", "\r\n").replace('"Affiliate"', "\u201cAffiliate\u201d")
+    fancy = fancy.replace("all invoices within", "all\u00a0invoices  within").replace("Customer shall pay:", "Customer\tshall pay:")
+    document, clauses = segment(fancy)
+    assert_spans(document, clauses)
+    _, plain = segment(MARKDOWN)
+    assert [(c.text, c.kind, c.section, c.heading) for c in clauses] == [
+        (c.text, c.kind, c.section, c.heading) for c in plain
+    ]
+    affiliate = find(clauses, '"Affiliate" means')
+    assert document.original[affiliate.span.start] == "\u201c"
+
+
+def test_nested_markdown_lists_with_html_compose_sections():
+    document, clauses = segment(NESTED_LISTS)
+    assert_spans(document, clauses)
+    assert [(c.section, c.kind) for c in clauses[1:]] == [
+        ("1", "heading"), ("1.1", "clause"), ("1.2", "clause"), ("2", "heading"), ("2.1", "heading"),
+        ("2.1(a)", "clause"), ("2.1(b)", "clause"), ("2.2", "clause"),
+    ]
+    support = find(clauses, "Support.")
+    assert support.text == "Support. Provider will provide Technical Support."  # tags gone, words kept
+    assert support.heading == "Support" and support.parent == find(clauses, "Service").id
+    assert find(clauses, "Customer will not resell").parent == find(clauses, "Restrictions on Customer").id
+
+
+def test_lazy_markdown_numbering_renders_in_order():
+    _, clauses = segment("1. First thing here.\n1. Second thing here.\n1. Third thing here.\n")
+    assert [c.section for c in clauses] == ["1", "2", "3"]
+
+
+def test_letter_i_after_h_is_a_letter_and_roman_lists_continue():
+    text = "\n".join(f"({x}) item {x} text;" for x in "abcdefghij") + "\n"
+    _, clauses = segment(text)
+    assert [c.section for c in clauses] == [f"({x})" for x in "abcdefghij"]
+    assert {c.parent for c in clauses} == {None}
+    _, roman = segment("Lead-in text of the clause:\n\n(i) one;\n(ii) two;\n(iii) three;\n(iv) four; and\n(v) five.\n")
+    assert [c.section for c in roman[1:]] == ["(i)", "(ii)", "(iii)", "(iv)", "(v)"]
+    assert {c.parent for c in roman[1:]} == {None}
+
+
+def test_hard_wrapped_paragraph_joins_and_long_paragraph_stays_whole():
+    words = ("The Licensee shall not, without the prior written consent of the Licensor, "
+             "assign or transfer this Agreement or any rights under it. ") * 40
+    wrapped, line = [], ""
+    for word in words.split():
+        if len(line) + len(word) + 1 > 72:
+            wrapped.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    wrapped.append(line)
+    document, clauses = segment("    " + "\n    ".join(wrapped) + "\n")
+    assert len(clauses) == 1 and clauses[0].text == " ".join(words.split())
+    assert_spans(document, clauses)
+
+
+def test_bold_titles_without_numbers_and_title_only_items():
+    _, clauses = segment("**Payment.** Customer shall pay on time.\n\n**5. Data**.\n\n**5.1. Use**. Provider uses data.\n")
+    assert (clauses[0].heading, clauses[0].section, clauses[0].kind) == ("Payment", None, "clause")
+    assert (clauses[1].kind, clauses[1].section, clauses[1].heading) == ("heading", "5", "Data")
+    assert (clauses[2].section, clauses[2].parent, clauses[2].text) == ("5.1", clauses[1].id, "Use. Provider uses data.")
+
+
+def test_label_alone_on_its_line_numbers_the_next_paragraph():
+    _, clauses = segment("Section 5.\n\nThe Supplier shall deliver the goods.\n\nSection 6. Other terms apply.\n")
+    assert [(c.section, c.text) for c in clauses] == [
+        ("Section 5", "The Supplier shall deliver the goods."), ("Section 6", "Other terms apply."),
+    ]
+
+
+def test_page_numbers_do_not_break_lists():
+    text = "1. Scope. The scope is:\n\n(a) first;\n\n12\n\n(b) second.\n"
+    _, clauses = segment(text)
+    assert [(c.section, c.kind) for c in clauses] == [("1", "clause"), ("1(a)", "clause"), ("1(a)", "boilerplate"),
+                                                      ("1(b)", "clause")]
+    assert clauses[3].parent == clauses[0].id
+
+
+def test_definitions_in_several_forms():
+    text = (
+        '"Affiliate" of a party means an entity controlling it.\n\n'
+        "[[Trade Secrets]] means information qualifying as a trade secret.\n\n"
+        'When we say "Services", we mean our websites and apps.\n\n'
+        "\u201cProduct\u201d has the meaning given in the Order Form.\n\n"
+        '"Customer" is responsible for its Users.\n\n'
+        "Customer means well but shall pay.\n"
+    )
+    _, clauses = segment(text)
+    assert [c.kind for c in clauses] == ["definition"] * 4 + ["clause", "definition"]
+    assert clauses[1].text == "Trade Secrets means information qualifying as a trade secret."
+
+
+def test_cover_page_fields_tables_and_front_matter():
+    text = (
+        "---\ntitle: Order Form\nversion: 2\n---\n\n# Order Form\n\n"
+        "Effective Date: ____________\nCustomer: Acme Corp.\n\nEmployer\n: {employer_name}\n\n"
+        "| Term | Value |\n|:--|:--|\n| Fees | $100 per month |\n| Signature | |\n"
+    )
+    document, clauses = segment(text)
+    assert_spans(document, clauses)
+    assert "title: Order Form" not in " ".join(c.text for c in clauses)  # front matter is file metadata
+    texts = [c.text for c in clauses]
+    assert texts[1:] == ["Effective Date: ____________", "Customer: Acme Corp.", "Employer: {employer_name}",
+                         "Term | Value", "Fees | $100 per month", "Signature"]
+    assert clauses[-1].kind == "signature"
+
+
+def test_options_validate_and_change_output():
+    with pytest.raises(ValidationError):
+        RulesSegmenter({"no_such_option": 1})
+    _, merged = segment(MARKDOWN, split_list_items=False)
+    taxes = find(merged, "Taxes.")
+    assert "sales taxes" in taxes.text and "payroll taxes" in taxes.text and "withholding taxes" in taxes.text
+    _, long_only = segment(MARKDOWN, min_chars=40)
+    assert all(len(c.text) >= 40 for c in long_only)
+
+
+def test_empty_and_markup_only_documents():
+    assert segment("\n\n   \n")[1] == []
+    assert segment("---\n\n***\n\n<br>\n")[1] == []
+
+
+def _corpus_files() -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob("*") if p.suffix in (".md", ".txt") and p.name != "MANIFEST.md")
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_corpus_spans_and_clause_counts():
+    files = _corpus_files()
+    assert len(files) > 100
+    for path in files:
+        text = path.read_text(encoding="utf-8-sig")
+        document, clauses = segment(text)
+        assert_spans(document, clauses)
+        words = len(text.split())
+        if words > 300:  # hard-wrapped or not, a clause is neither a line nor the whole document
+            lines = text.count("\n") + 1
+            assert 3 <= len(clauses) <= max(words / 8, 10), path.name
+            assert len(clauses) < lines, path.name
+        if path.suffix == ".md" and "\n## " in text:
+            assert any(c.kind == "heading" for c in clauses), path.name
