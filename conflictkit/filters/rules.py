@@ -79,12 +79,12 @@ class RulesFilter(Filter):
             return "page artefact"
         if in_toc or (len(text) <= 120 and re.search(r"\.{4,}\s*\d{1,4}$", text)):
             return "table of contents"
+        if clause.kind == "boilerplate":
+            return "boilerplate"
         if blank_form_field(text):
             return "blank form field"
         if len(text) <= 120 and _IDENTITY_KEY.match(text) and not _has_modal(text):
             return "cover page field"
-        if clause.kind == "boilerplate":
-            return "boilerplate"
         return None
 
     def _running_header(self, text: str, counts: Counter) -> bool:
@@ -118,7 +118,8 @@ def blank_form_field(text: str) -> bool:
     rest = rest.strip(" .,;:|-")
     if not _WORD.search(rest):
         return had_placeholder or key is not None
-    return False
+    # "Term: [●] months": what is left around the blank is a unit, not a term
+    return had_placeholder and len(rest.split()) <= 2 and not _has_modal(rest)
 
 
 @hookimpl

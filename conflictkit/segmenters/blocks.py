@@ -238,4 +238,6 @@ def _standalone_title(line: str) -> bool:
         return True
     from conflictkit.segmenters.kinds import is_title  # kinds works on cleaned text; a bare line is close enough
 
-    return not line.endswith((".", ":", ",", ";")) and len(line.split()) <= 8 and is_title(line)
+    if any(mark in line for mark in (":", "__", "[", "{", "|")):
+        return False  # "Effective Date: ____" is a field, not a title
+    return not line.endswith((".", ",", ";")) and len(line.split()) <= 8 and is_title(line)

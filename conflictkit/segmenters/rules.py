@@ -153,6 +153,8 @@ class _Run:
         return None, False
 
     def _kind(self, block: Block, body: str, title_only: bool) -> ClauseKind:
+        if block.kind == "artefact":
+            return "boilerplate"
         if self.signatures.kind(body, block):
             return "signature"
         if is_definition(body):
@@ -161,7 +163,7 @@ class _Run:
             return "heading"
         if title_only and block.kind == "para" and block.lines == 1 and len(body) <= 60 and body.isupper():
             return "heading"
-        if block.kind == "artefact" or is_boilerplate(body):
+        if is_boilerplate(body):
             return "boilerplate"
         return "clause"
 

@@ -1,0 +1,121 @@
+"""The rules filter: each non-operative reason, definitions never flagged, operative text untouched."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from conflictkit.filters.rules import RulesFilter, blank_form_field
+from conflictkit.loaders import document_from_text
+from conflictkit.model import Clause, Span
+from conflictkit.registry import get_registry
+from conflictkit.segmenters.rules import RulesSegmenter
+
+
+def clause(text: str, kind: str = "clause", i: int = 1) -> Clause:
+    return Clause(id=f"c{i:04d}", text=text, span=Span(start=0, end=len(text)), kind=kind, order=i)
+
+
+def flags(*texts: str) -> list[str | None]:
+    return RulesFilter().flag([clause(t, i=i) for i, t in enumerate(texts, 1)])
+
+
+def segmented_flags(text: str) -> list[tuple[str, str | None]]:
+    clauses = RulesSegmenter().segment(document_from_text(text))
+    return list(zip([c.text for c in clauses], RulesFilter().flag(clauses), strict=True))
+
+
+def test_registered_as_rules():
+    assert get_registry().get("filter", "rules").cls is RulesFilter
+
+
+def test_segmenter_kinds_are_reasons_and_definitions_are_never_flagged():
+    reasons = RulesFilter().flag([
+        clause("Payment Terms", "heading"),
+        clause("By: ________", "signature", 2),
+        clause('"Fees" means [insert amount]', "definition", 3),
+        clause("Name: ______", "definition", 4),
+    ])
+    assert reasons == ["heading", "signature", None, None]
+
+
+@pytest.mark.parametrize("text", [
+    "Name: ______", "Effective Date:", "Effective Date: ____________", "[insert date]", "[●]", "[ ]",
+    "Governing Law: [Fill in state]", "Employer: {employer_name}", "[Today's date]", "Amount: $[____]",
+    "Term: [●] months", "Address: <<Customer Address>>",
+])
+def test_blank_form_fields(text):
+    assert blank_form_field(text)
+    assert flags(text) == ["blank form field"]
+
+
+@pytest.mark.parametrize("text", [
+    "Customer shall pay all fees within thirty (30) days.",
+    "Payment: Customer shall pay within 30 days.",
+    "Governing Law: Delaware",
+    "[x] Expires [1 year(s)] from Effective Date.",
+    "[ ] Continues until terminated in accordance with the terms of the MNDA.",
+    "The following terms apply:",
+    "Customer will not, and will not allow anyone else to:",
+    "[Evaluating whether to enter into a business relationship with the other party.]",
+    "The fee is $100, payable on the date of the invoice.",
+])
+def test_operative_text_is_not_flagged(text):
+    assert flags(text) == [None]
+
+
+def test_page_artefacts_and_running_headers():
+    header = "Acme Corp. Confidential"
+    texts = ["Page 3 of 10", "12", "- 4 -", "iv", header, "The Supplier shall deliver the goods.", header,
+             "Reserved.", "Reserved.", "Reserved.", header]
+    assert flags(*texts) == ["page artefact"] * 5 + [None, "page artefact", None, None, None, "page artefact"]
+
+
+def test_running_header_options():
+    texts = ["DRAFT", "Clause text one shall apply.", "DRAFT"]
+    assert flags(*texts) == [None, None, None]  # two times is not yet a pattern
+    assert RulesFilter({"repeated_min": 2}).flag([clause(t, i=i) for i, t in enumerate(texts, 1)]) == [
+        "page artefact", None, "page artefact"]
+    with pytest.raises(ValidationError):
+        RulesFilter({"repeated_min": 1})
+    with pytest.raises(ValidationError):
+        RulesFilter({"unknown": True})
+
+
+def test_table_of_contents():
+    reasons = flags("Table of Contents", "Definitions .......... 1", "Payment Terms 4", "Termination 9",
+                    "The Customer shall pay the fees in full.", "Schedules ..... 12")
+    assert reasons == ["table of contents"] * 4 + [None, "table of contents"]
+
+
+def test_cover_page_identity_fields():
+    assert flags("Name: Jane Smith", "Notice Address: 1 Main St, Springfield", "Last updated: January 6, 2023",
+                 "Title: Chief Executive Officer") == ["cover page field"] * 4
+    assert flags("Name: the Customer shall name a representative.") == [None]
+
+
+def test_boilerplate_kind():
+    assert RulesFilter().flag([clause("[Signature page follows]", "boilerplate")]) == ["boilerplate"]
+
+
+def test_on_a_segmented_cover_page():
+    text = (
+        "# Order Form\n\nEffective Date: ____________\n\nCustomer: Acme Corp.\n\n"
+        "Governing Law: [Fill in state]\n\n"
+        "1. Fees. Customer shall pay $100 per month.\n\n"
+        '"Affiliate" means [insert definition].\n\n'
+        "IN WITNESS WHEREOF, the parties sign below.\n\nBy: ________\nName:\nTitle:\n\n3\n"
+    )
+    assert segmented_flags(text) == [
+        ("Order Form", "heading"),
+        ("Effective Date: ____________", "blank form field"),
+        ("Customer: Acme Corp.", None),
+        ("Governing Law: [Fill in state]", "blank form field"),
+        ("Fees. Customer shall pay $100 per month.", None),
+        ('"Affiliate" means [insert definition].', None),
+        ("IN WITNESS WHEREOF, the parties sign below.", "signature"),
+        ("By: ________", "signature"),
+        ("Name:", "signature"),
+        ("Title:", "signature"),
+        ("3", "page artefact"),
+    ]
