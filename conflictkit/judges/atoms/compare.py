@@ -33,7 +33,7 @@ _NEGATIVE = {"prohibition", "no_obligation", "discouraged"}
 _POLARITY_FLIPS = {frozenset(p) for p in (("obligation", "prohibition"), ("permission", "prohibition"),
                                           ("obligation", "no_obligation"), ("recommendation", "discouraged"))}
 _MINOR_QUALIFIERS = {"timing", "good faith", "mutual"}
-_MINOR_SCOPE = {"inclusion"}
+_MINOR_SCOPE = {"inclusion", "binding"}
 _PLACE_TYPES = {"law": "governing_law", "forum": "jurisdiction", "institution": "jurisdiction", "territory": "scope"}
 
 

@@ -8,7 +8,7 @@ qualifiers, exceptions and scope words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from conflictkit.judges.atoms.modal import extract_modal_and_negation
@@ -43,4 +43,27 @@ def extract(text: str) -> ClauseAtoms:
     atoms += extract_modal_and_negation(text, low, mask)
     atoms += extract_phrases(text, low, mask)
     atoms.sort(key=lambda a: (a.start, a.end))
-    return ClauseAtoms(text, tuple(atoms), frozenset(content_stems(low)))
+    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(low)))
+
+
+def _restrictive_exceptions(atoms: list[Atom], low: str) -> list[Atom]:
+    """Rewrite "shall not X except Y" / "no X unless Y" to their positive form "may X only Y".
+
+    Both drafting styles are common and say the same thing; read in one canonical form, a
+    clause and its paraphrase in the other style compare equal, while dropping the exception
+    (or the negation) still changes the atoms.
+    """
+    out: list[Atom | None] = list(atoms)
+    for k, exc in enumerate(out):
+        if exc is None or exc.family != "exception" or exc.group != "exception":
+            continue
+        sentence = max(low.rfind(c, 0, exc.start) for c in ".;") + 1
+        for n in range(k - 1, -1, -1):
+            neg = out[n]
+            if neg is None or neg.start < sentence:
+                continue
+            if neg.family == "negation" or (neg.family == "modality" and neg.key == "prohibition"):
+                out[n] = replace(neg, key="permission") if neg.family == "modality" else None
+                out[k] = replace(exc, group="only", key="only")
+                break
+    return [a for a in out if a is not None]

@@ -25,7 +25,7 @@ class DifferenceWeights(Options):
     modality: float = _w(0.85, "obligation <-> permission, prohibition <-> no obligation...")
     modality_presence: float = _w(0.2, "a modal on one side with no counterpart (often rewording)")
     party: float = _w(0.9, "the party that acts is on the other side of the deal")
-    party_mutuality: float = _w(0.75, "a mutual duty becomes one party's, or the reverse")
+    party_mutuality: float = _w(0.85, "a mutual duty becomes one party's, or the reverse")
     party_presence: float = _w(0.35, "a party named on one side only")
     number: float = _w(0.93, "an amount, percentage, duration or count changed")
     number_presence: float = _w(0.6, "a number on one side only")

@@ -45,6 +45,7 @@ _SKIP_TO_VERB = {"not", "be", "have", "been", "also", "only", "at", "all", "time
                  "hereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
 _PASSIVE_IRREGULAR = {"paid", "made", "given", "held", "borne", "sent", "kept", "done", "sold", "set", "put", "met",
                       "bound", "built", "shown", "taken", "brought", "told", "spent", "lent", "withheld", "born"}
+_FAIL = {"fail", "fails", "failed", "failing", "failure", "neglects", "neglect", "refuses", "refuse", "omits"}
 _FREE_NEGATORS = (NEGATORS | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {"nor", "n't", "cannot"}
 
 
@@ -218,6 +219,12 @@ class _Scanner:
     def negation_atoms(self) -> list[Atom]:
         atoms = []
         for i, t in enumerate(self.tokens):
+            if t.word in _FAIL and self.word(i + 1) == "to":  # "fails to cure" == "does not cure"
+                verb_i = self._verb(i + 2)
+                if verb_i is not None:
+                    atoms.append(Atom("negation", "negation", "not", self.text[t.start:self.tokens[verb_i].end],
+                                      t.start, self.tokens[verb_i].end, stem(self.word(verb_i)), (("negator", t.word),)))
+                continue
             if i in self.used or t.word not in _FREE_NEGATORS:
                 continue
             if t.word == "no" and self.word(i + 1) in (".", "-"):

@@ -74,7 +74,8 @@ _COMPARATOR_AFTER = re.compile(r"\s?(?:,\s?)?or\s+(?P<post>more|greater|longer|l
 _POST_CMP = {"more": ">=", "greater": ">=", "longer": ">=", "less": "<=", "fewer": "<=", "shorter": "<="}
 # Comparator idioms are claimed even with no number after them ("no later than the Effective Date").
 COMPARATOR_IDIOMS = re.compile(
-    r"\b(?:no|not)\s+(?:later|earlier|sooner|less|more|fewer|greater)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing)?\b"
+    r"\b(?:no|not)\s+(?:later|earlier|sooner|less|more|fewer|greater)(?:\s+(?:frequently|often))?\s+than\b"
+    r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b"
     r"|\bin\s+no\s+event\s+later\s+than\b"
 )
 _XREF_WORD = (r"section|clause|article|schedule|exhibit|annex|appendix|paragraph|para\.?|subsection|item|part|rule|"

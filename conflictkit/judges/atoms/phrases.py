@@ -29,6 +29,7 @@ IDIOMS: list[tuple[str, str, str, str]] = [
     (r"\bnon[\s-]?refundable\b|\bnot\s+refundable\b", "scope", "refund", "non-refundable"),
     (r"\bnon[\s-]?cancell?able\b|\bnot\s+cancell?able\b", "scope", "cancel", "non-cancellable"),
     (r"\bnon[\s-]?binding\b|\bnot\s+binding\b", "scope", "binding", "non-binding"),
+    (r"\b(?:does|do|did|shall|will|must|may)\s+not\s+include\b|\bnot\s+including\b", "scope", "inclusion", "excluding"),
     (r"\bbut\s+(?:(?:is|are|be)\s+)?not\s+limited\s+to\b|\bwithout\s+limitation\b|\bwithout\s+limiting\b|\bwhether\s+or\s+not\b|"
      r"\bnot\s+only\b|\bif\s+not\s+(?:already|otherwise)\b|\bwithout\s+prejudice\s+to\b|\bnone\s+of\s+which\b",
      "ignore", "", ""),
@@ -70,7 +71,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bunless\b|\bexcept\b|\bsave\s+(?:as|for|where)\b|\bother\s+than\b|\bexcepting\b", "exception", "exception", "except"),
     (r"\bprovided,?\s+(?:however,?\s+)?that\b|\bon\s+condition\s+that\b|\bconditional\s+(?:up)?on\b|\bcontingent\s+(?:up)?on\b",
      "exception", "condition", "provided that"),
-    (r"\bonly\s+if\b|\bif\s+and\s+only\s+if\b|\bsolely\s+if\b", "exception", "only if", "only if"),
+    (r"\bonly\s+if\b|\bif\s+and\s+only\s+if\b|\bsolely\s+if\b", "exception", "only", "only"),
     (r"\bsubject\s+to\b", "exception", "subject to", "subject to"),
     (r"\bto\s+the\s+extent\b", "exception", "to the extent", "to the extent"),
     (r"\bnotwithstanding\b", "exception", "notwithstanding", "notwithstanding"),
