@@ -1,0 +1,128 @@
+"""The web app in-process: upload, background comparison, results, decisions, exports, bad input."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from conflictkit.testing.reports import make_report
+from tests.web.conftest import sample_pair, wait_for_job
+
+
+def upload(client, reference: tuple, input: tuple, config: str = "default"):
+    return client.post("/compare", files={"reference": reference, "input": input}, data={"config": config})
+
+
+def run_samples(client) -> str:
+    ref, inp = sample_pair()
+    response = upload(client, (ref.name, ref.read_bytes()), (inp.name, inp.read_bytes()))
+    assert response.status_code == 303 and response.headers["location"].startswith("/jobs/")
+    state = wait_for_job(client, response.headers["location"])
+    assert state["state"] == "done", state["error"]
+    return state["comparison"]
+
+
+def test_upload_compare_and_review_the_samples(make_client):
+    client = make_client()
+    cid = run_samples(client)
+    page = client.get(f"/comparisons/{cid}")
+    assert page.status_code == 200
+    stored = json.loads(client.get(f"/comparisons/{cid}/export.json").text)
+    findings = stored["report"]["findings"]
+    assert findings and page.text.count('<li class="finding') == len(findings)
+    assert f'href="/comparisons/{cid}"' in client.get("/").text  # listed with past comparisons
+
+    fid = findings[0]["id"]
+    url = f"/api/comparisons/{cid}/decisions/{fid}"
+    assert client.post(url, json={"status": "dismissed"}).json()["status"] == "dismissed"
+    assert client.post(url, json={"note": "vendor's standard wording"}).json() == {
+        "status": "dismissed", "note": "vendor's standard wording", "updated": pytest.approx(0, abs=1e10)}
+    review = json.loads(client.get(f"/comparisons/{cid}/export.json").text)
+    assert review["report"]["findings"][0]["review"]["status"] == "dismissed"
+    assert review["report"]["findings"][0]["review"]["note"] == "vendor's standard wording"
+    assert f"| {fid} | {findings[0]['kind']} |" in client.get(f"/comparisons/{cid}/export.md").text
+    assert "dismissed" in client.get(f"/comparisons/{cid}/export.md").text
+    exported = client.get(f"/comparisons/{cid}/export.html")
+    assert exported.headers["content-disposition"] == f'attachment; filename="review-{cid}.html"'
+    assert f'data-fid="{fid}" data-status="dismissed"' in exported.text
+    assert client.post(url, json={"status": None}).json()["status"] is None  # cleared, note kept
+
+
+def test_a_restarted_app_reopens_comparisons_and_decisions_without_recomputing(make_client, tmp_path):
+    first = make_client()
+    cid = run_samples(first)
+    fid = json.loads(first.get(f"/comparisons/{cid}/export.json").text)["report"]["findings"][1]["id"]
+    first.post(f"/api/comparisons/{cid}/decisions/{fid}", json={"status": "accepted"})
+    second = make_client()  # a new app on the same database
+    page = second.get(f"/comparisons/{cid}")
+    assert f'data-fid="{fid}" data-status="accepted"' in page.text
+    assert second.app.conflictkit.engines == {}  # nothing was computed to show it
+
+
+def test_bad_uploads_get_a_clear_message_and_the_app_keeps_serving(make_client):
+    client = make_client()
+    good = ("ref.md", b"1. Payment. Customer shall pay within 30 days.\n")
+    cases = [
+        (("empty.md", b""), "empty.md is empty"),
+        (("blank.md", b"  \n\n"), "blank.md is empty"),
+        (("contract.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj"), "looks like a PDF"),
+        (("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), "looks like a PNG image"),
+        (("latin1.txt", "Caf\u00e9 clause".encode("latin-1")), "latin1.txt is not valid UTF-8"),
+        (("utf16.txt", "clause".encode("utf-16")), "UTF-16"),
+    ]
+    for bad, message in cases:
+        response = upload(client, good, bad)
+        assert response.status_code == 400
+        assert message in response.text and 'role="alert"' in response.text
+    missing = client.post("/compare", files={"reference": good}, data={"config": "default"})
+    assert missing.status_code == 400 and "choose a input document" in missing.text
+    unknown = upload(client, good, good, config="../../etc/passwd")
+    assert unknown.status_code == 400 and "unknown configuration" in unknown.text
+    assert client.get("/").status_code == 200
+    assert client.app.conflictkit.reviews.list() == []  # nothing half-saved
+
+
+def test_a_failed_comparison_shows_its_error_and_saves_nothing(make_client, tmp_path):
+    pytest.importorskip("conflictkit_isaacus", reason="the isaacus backend plugin is not installed")
+    # A judge whose API is unreachable: the comparison fails after it has started.
+    config = tmp_path / "unreachable.yaml"
+    config.write_text(
+        "version: 1\npipeline:\n  embedder: {use: hashing}\n  retriever: {use: cosine}\n"
+        "  judge: {use: isaacus, options: {api_key: test-key, base_url: 'http://127.0.0.1:9/v1', max_retries: 0, timeout: 5}}\n"
+    )
+    client = make_client(config_path=str(config))
+    ref, inp = sample_pair()
+    response = upload(client, (ref.name, ref.read_bytes()), (inp.name, inp.read_bytes()))
+    state = wait_for_job(client, response.headers["location"])
+    assert state["state"] == "failed" and "cannot reach the Isaacus API" in state["error"]
+    page = client.get(response.headers["location"])
+    assert "cannot reach the Isaacus API" in page.text and "Comparison failed" in page.text
+    with sqlite3.connect(client.app.conflictkit.settings.db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM comparisons").fetchone() == (0,)
+    assert client.get("/").status_code == 200
+
+
+def test_decision_api_refuses_bad_requests(make_client, reviews):
+    ref, inp = "1. A shall pay.\n", "1. A may pay.\n"
+    cid = reviews.add("r.md", "i.md", ref, inp, make_report(ref, inp, [("deviation", "A shall pay.", "A may pay.", [])]), "")
+    client = make_client()
+    url = f"/api/comparisons/{cid}/decisions/F0001"
+    assert client.post(url, json={"status": "maybe"}).status_code == 400
+    assert client.post(url, json={"note": 7}).status_code == 400
+    assert client.post(url, json={"note": "x" * 5000}).status_code == 400
+    assert client.post(url, json=["dismissed"]).status_code == 400
+    assert client.post(url, content=b"{not json", headers={"content-type": "application/json"}).status_code == 400
+    assert client.post(url, content=b'{"status": "dismissed"}', headers={"content-type": "text/plain"}).status_code == 415
+    assert client.post(f"/api/comparisons/{cid}/decisions/F9999", json={"status": "accepted"}).status_code == 404
+    assert client.post("/api/comparisons/0123456789abcdef/decisions/F0001", json={"status": "accepted"}).status_code == 404
+    assert reviews.decisions(cid) == {}
+
+
+def test_unknown_ids_are_404(make_client):
+    client = make_client()
+    assert client.get("/comparisons/0123456789abcdef").status_code == 404
+    assert client.get("/jobs/nope").status_code == 404
+    assert client.get("/api/jobs/nope").status_code == 404
+    assert client.get("/comparisons/0123456789abcdef/export.json").status_code == 404
