@@ -15,6 +15,7 @@ import click
 
 from conflictkit.errors import EXIT_FINDINGS, EXIT_OK, InputError, UserError
 from conflictkit.grounding import STATUSES, Verification, Verifier
+from conflictkit.loaders import read_document
 
 _KEYS = {"label", "quote", "start", "end"}
 _MAX_PROBLEMS = 5  # problems listed in the one-line error; the count says how many in all
@@ -29,7 +30,8 @@ def verify(document: Path, extractions: Path, fmt: str) -> int:
     """Check that each quote in EXTRACTIONS.json is in DOCUMENT at the offsets it cites.
 
     EXTRACTIONS.json is a list of {"label", "quote", "start"?, "end"?}; offsets are half-open
-    character (code point) offsets into DOCUMENT as read. Matching ignores typography only.
+    character (code point) offsets into DOCUMENT decoded as UTF-8 (a byte-order mark dropped,
+    line endings kept), as in compare's reports. Matching ignores typography only.
     Exit code 0 when every quote is grounded, 3 when any is not, 2 for bad input.
     """
     verifier = _verifier(document)
@@ -94,28 +96,24 @@ def _item(n: int, entry: object) -> tuple[dict, str | None]:
 
 
 def _verifier(path: Path) -> Verifier:
+    """The document read as ``compare`` reads it, so offsets from a report verify here."""
+    document = read_document(path)
     try:
-        return Verifier(_read(path))
-    except InputError:
-        raise
+        return Verifier(document.original)
     except UserError as exc:
         raise InputError(f"{path}: {exc}") from None
 
 
 def _read(path: Path) -> str:
-    """The file's text decoded as UTF-8, newlines kept as they are (offsets count code points)."""
+    """The extractions file as text (JSON: a byte-order mark is allowed and dropped)."""
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if not path.is_file():
         raise InputError(f"{path}: not a file")
     try:
-        data = path.read_bytes()
+        return path.read_bytes().decode("utf-8-sig")
     except OSError as exc:
         raise InputError(f"{path}: cannot read it: {exc.strerror}") from None
-    if b"\x00" in data:
-        raise InputError(f"{path}: looks binary (it contains NUL bytes); give a UTF-8 text file")
-    try:
-        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text (invalid byte at position {exc.start}); save it as UTF-8") from None
 

@@ -104,10 +104,11 @@ def test_bad_extractions_exit_2_with_one_line_and_no_output(capsys, files, extra
 
 
 @pytest.mark.parametrize(("document", "message"), [
-    (b"PK\x03\x04\x00\x00binary", "looks binary"),
-    ("Caf\xe9 terms".encode("latin-1"), "not UTF-8 text (invalid byte at position 3)"),
-    ("", "document is empty"),
-    (" \r\n\u00a0\n", "document is empty"),
+    (b"PK\x03\x04\x00\x00binary", "looks like a zip archive"),
+    (b"terms\x00\x01\x02", "looks like binary data"),
+    ("Caf\xe9 terms".encode("latin-1"), "is not valid UTF-8 (byte 0xe9 at offset 3)"),
+    ("", "is empty"),
+    (" \r\n\u00a0\n", "is empty"),
 ])
 def test_bad_document_exits_2(capsys, files, document, message):
     code, out, err = run(capsys, *files([{"quote": "terms"}], document=document))
@@ -118,9 +119,15 @@ def test_missing_files_exit_2(capsys, files, tmp_path):
     doc, ext = files([{"quote": "Fees."}])
     for args, message in [((str(tmp_path / "nope.md"), ext), "nope.md: no such file"),
                           ((doc, str(tmp_path / "nope.json")), "nope.json: no such file"),
-                          ((str(tmp_path), ext), "not a file")]:
+                          ((str(tmp_path), ext), "is a directory"), ((doc, str(tmp_path)), "not a file")]:
         code, out, err = run(capsys, *args)
         assert (code, out) == (2, "") and message in err
+
+
+def test_offsets_count_from_after_a_byte_order_mark(capsys, files):
+    doc, ext = files([cite("Customer shall not pay late fees.")], document="\ufeff".encode() + DOC.encode())
+    code, out, _ = run(capsys, doc, ext)
+    assert code == 0, out
 
 
 def test_unknown_format_is_a_usage_error(capsys, files):
