@@ -162,3 +162,17 @@ def test_modal_and_negation_paraphrases_are_not_conflicts(ref, inp):
 def test_party_names_on_the_same_side_are_one_role():
     j = judged("Provider shall host the Service in the European Union.", "Supplier shall host the Service in the European Union.")
     assert not [r for r in j.reasons if r.type == "party"]
+
+
+def test_fails_to_is_a_negation_of_its_verb():
+    j = judged("If Customer does not pay an invoice when due, Provider may suspend the Service.",
+               "If Customer fails to pay an invoice when due, Provider may suspend the Service.")
+    assert not [r for r in j.reasons if r.type == "negation"] and j.p_conflict < 0.5
+    j = judged("If Customer fails to pay an invoice when due, Provider may suspend the Service.",
+               "If Customer pays an invoice when due, Provider may suspend the Service.")
+    assert any(r.type == "negation" for r in j.reasons) and j.p_conflict >= 0.7
+
+
+def test_parties_outside_a_supply_deal_are_roles_of_their_own():
+    j = judged("The Sponsor shall own all Study Data.", "The Institution shall own all Study Data.")
+    assert any(r.type == "party" for r in j.reasons) and j.p_conflict >= 0.7

@@ -146,3 +146,48 @@ def test_wording_of_qualifiers_and_scope_is_not_a_conflict(ref, inp):
     j = judged(ref, inp)
     assert j.p_conflict < 0.5, (j.p_conflict, j.reasons)
     assert not [r for r in j.reasons if r.type in ("qualifier", "exception", "scope", "governing_law")], j.reasons
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("Recipient shall not use the Confidential Information for any purpose other than the Project.",
+         "Recipient may use the Confidential Information solely for the Project."),
+        ("No amendment to this Agreement is effective unless it is signed by both parties.",
+         "This Agreement may be amended only by a document signed by both parties."),
+        ("Licensee shall not copy the Software except as expressly permitted in this Section.",
+         "Licensee may copy the Software only as expressly permitted in this Section."),
+        ("Fees are exclusive of sales tax.", "Fees do not include sales tax."),
+    ],
+)
+def test_restrictive_exceptions_read_the_same_in_either_style(ref, inp):
+    j = judged(ref, inp)
+    assert j.p_conflict < 0.5, (j.p_conflict, j.reasons)
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp", "kind"),
+    [
+        ("Licensee may use the Software for its internal business purposes.",
+         "Licensee may use the Software for any business purposes.", "scope"),
+        ("The licence covers Customer and its Affiliates.", "The licence covers Customer.", "scope"),
+        ("Distributor may sell the Products only in the Territory.", "Distributor may sell the Products worldwide.", "scope"),
+        ("Supplier shall endeavour to deliver the Goods by the Delivery Date.",
+         "Supplier shall deliver the Goods by the Delivery Date.", "qualifier"),
+        ("Seller represents that, to its knowledge, the Goods infringe no patent.",
+         "Seller represents that the Goods infringe no patent.", "qualifier"),
+        ("Customer shall pay all undisputed invoices within 30 days.", "Customer shall pay all invoices within 30 days.",
+         "qualifier"),
+        ("The venue shall be Hamburg.", "The venue shall be Munich.", "jurisdiction"),
+    ],
+)
+def test_more_scope_and_qualifier_changes(ref, inp, kind):
+    j = judged(ref, inp)
+    assert j.p_conflict >= 0.7, (j.p_conflict, j.reasons)
+    assert any(r.type == kind for r in j.reasons), j.reasons
+
+
+def test_a_repeated_qualifier_said_once_is_not_a_difference():
+    j = judged("Either party may terminate on written notice; the written notice must state the breach.",
+               "Either party may terminate on written notice, which must state the breach.")
+    assert not [r for r in j.reasons if r.type == "qualifier"]

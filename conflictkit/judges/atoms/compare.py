@@ -75,6 +75,13 @@ def _actor_quote(clause: ClauseAtoms, atom: Atom) -> str:
     return clause.text[atom.start:max(end, atom.end)]
 
 
+def _absent(left: list[Atom], other: ClauseAtoms, family: str) -> list[Atom]:
+    """Unpaired atoms whose value the other clause does not state at all. A value said twice on one
+    side and once on the other is the same term repeated, not a difference."""
+    there = {a.key for a in other.of(family)}
+    return [a for a in left if a.key not in there]
+
+
 def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> tuple[int, int]:
     """Modal classes and who acts; returns how many negative modals each side has left unpaired."""
     r, i = ref.of("modality"), inp.of("modality")
@@ -168,9 +175,9 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
         diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
     for a, b in _take(r, i, lambda a, b: True):
         diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} -> {b.group}"))
-    for a in r:
+    for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", "number_presence", a.text, None, f"{a.group} only in the reference"))
-    for b in i:
+    for b in _absent(i, ref, "number"):
         diffs.append(Difference("number", "number_presence", None, b.text, f"{b.group} only in the input"))
 
 
@@ -179,8 +186,8 @@ def _compare_dates(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) 
     _take(r, i, lambda a, b: a.key == b.key)
     for a, b in _take(r, i, lambda a, b: True):
         diffs.append(Difference("date", "date", a.text, b.text, f"{a.key} -> {b.key}"))
-    diffs += [Difference("date", "date_presence", a.text, None, "date only in the reference") for a in r]
-    diffs += [Difference("date", "date_presence", None, b.text, "date only in the input") for b in i]
+    diffs += [Difference("date", "date_presence", a.text, None, "date only in the reference") for a in _absent(r, inp, "date")]
+    diffs += [Difference("date", "date_presence", None, b.text, "date only in the input") for b in _absent(i, ref, "date")]
 
 
 def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
@@ -191,8 +198,10 @@ def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference])
         kind = _PLACE_TYPES[a.group]
         diffs.append(Difference(kind, kind if kind != "scope" else "scope", a.text, b.text, f"{a.key} -> {b.key}"))
     _take(r, i, lambda a, b: a.key == b.key)  # same place, role read differently: wording, not meaning
-    diffs += [Difference(_PLACE_TYPES[a.group], "place_presence", a.text, None, f"{a.key} only in the reference") for a in r]
-    diffs += [Difference(_PLACE_TYPES[b.group], "place_presence", None, b.text, f"{b.key} only in the input") for b in i]
+    diffs += [Difference(_PLACE_TYPES[a.group], "place_presence", a.text, None, f"{a.key} only in the reference")
+              for a in _absent(r, inp, "place")]
+    diffs += [Difference(_PLACE_TYPES[b.group], "place_presence", None, b.text, f"{b.key} only in the input")
+              for b in _absent(i, ref, "place")]
     rf = {a.key: a for a in ref.of("place") if a.group == "forum_type"}
     inf = {b.key: b for b in inp.of("place") if b.group == "forum_type"}
     gone, new = set(rf) - set(inf), set(inf) - set(rf)
@@ -210,7 +219,7 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
         if family == "qualifier" and a.group in _MINOR_QUALIFIERS:
             weight = "qualifier_minor"
         diffs.append(Difference(family, weight, a.text, b.text, f"{a.group}: {a.key} -> {b.key}"))
-    for atoms, side in ((r, "reference"), (i, "input")):
+    for atoms, side in ((_absent(r, inp, family), "reference"), (_absent(i, ref, family), "input")):
         for a in atoms:
             weight = _presence_weight(family, a.group)
             if weight is None:

@@ -36,7 +36,7 @@ class DifferenceWeights(Options):
     governing_law: float = _w(0.93, "the governing law changed")
     jurisdiction: float = _w(0.9, "the venue, courts or arbitral institution changed")
     forum: float = _w(0.85, "arbitration <-> courts")
-    place_presence: float = _w(0.5, "a place on one side only")
+    place_presence: float = _w(0.7, "a place on one side only")
     qualifier: float = _w(0.8, "prior, written, reasonable, material, sole discretion, gross negligence...")
     qualifier_minor: float = _w(0.35, "promptly, immediately, good faith, mutual")
     exception: float = _w(0.78, "unless / except / subject to / provided that / only on one side")

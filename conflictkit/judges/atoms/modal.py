@@ -33,6 +33,7 @@ _PREDICATES = {
     "entitled": "permission", "permitted": "permission", "authorized": "permission", "authorised": "permission",
     "allowed": "permission", "free": "permission", "able": "permission",
     "prohibited": "prohibited", "forbidden": "prohibited", "barred": "prohibited", "precluded": "prohibited",
+    "expected": "recommendation", "encouraged": "recommendation",
 }
 _PREDICATE_LINK = {"to", "for", "from"}
 _NOUNS = {"right": "permission", "obligation": "duty", "duty": "duty", "option": "permission"}

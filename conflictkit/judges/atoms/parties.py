@@ -30,7 +30,11 @@ _SIDES: dict[str, tuple[str, ...]] = {
     ),
     "company": ("company",),
 }
-SIDE_OF: dict[str, str] = {name: side for side, names in _SIDES.items() for name in names}
+# Parties with no fixed side in a supply deal: each is its own role.
+_OWN_ROLES = ("guarantor", "agent", "principal", "investor", "shareholder", "trustee", "owner", "operator", "sponsor",
+              "institution", "investigator", "author", "publisher", "artist", "producer", "partner", "member",
+              "subcontractor", "carrier", "shipper", "consignee", "insurer", "insured", "executive", "bank")
+SIDE_OF: dict[str, str] = {name: side for side, names in _SIDES.items() for name in names} | {n: n for n in _OWN_ROLES}
 _PATTERN = re.compile(
     r"\b(?:" + "|".join(re.escape(n) for n in sorted(SIDE_OF, key=len, reverse=True)) + r")\b(?!-)"
 )

@@ -66,6 +66,7 @@ _INSTITUTION = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(_INST
 _WORLD = re.compile(r"\b(?:world[\s-]?wide|throughout\s+the\s+world|anywhere\s+in\s+the\s+world|global(?:ly)?|"
                     r"in\s+any\s+(?:country|jurisdiction)\s+(?:of|in)\s+the\s+world)\b")
 _LAW = re.compile(r"\b(?:laws?|governed|governing|construed|interpreted|statutes?|legislation)\b")
+_DEFINED_TERRITORY = re.compile(r"\bTerritory\b")  # a defined term: the area a grant is limited to
 _FORUM = re.compile(r"\b(?:courts?|venue|jurisdiction|forum|arbitra\w*|tribunal|seat(?:ed)?|litigat\w*|"
                     r"proceedings?|disputes?|judicial)\b")
 _FORUM_TYPES = [("arbitration", re.compile(r"\barbitra(?:tion|tor|tors|l|ted|te)\b")),
@@ -88,7 +89,8 @@ def _role(low: str, start: int, end: int) -> str:
 
 # A place the gazetteer does not know, named after a cue: "the courts of Rotterdam", "seated in Geneva".
 _CUED = re.compile(
-    r"\b(?:courts?|laws?|seat|venue|tribunals?|located|situated|held|seated|sitting|domiciled)\s+(?:of|in|at)\s+"
+    r"\b(?:(?:courts?|laws?|seat|venue|tribunals?|located|situated|held|seated|sitting|domiciled)\s+(?:of|in|at)"
+    r"|(?:venue|seat|place\s+of\s+arbitration)\s+(?:shall|will|is)\s+be(?:\s+in)?)\s+"
     r"(?:the\s+)?(?P<p>[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
 )
 _NOT_PLACES = {"the", "this", "such", "any", "each", "either", "competent", "applicable", "agreement", "party",
@@ -122,6 +124,10 @@ def extract_places(text: str, low: str, mask: Mask) -> list[Atom]:
         mask.take(m.start(), m.end())
         atoms.append(Atom("place", group, key, text[start:m.end()], start, m.end()))
     atoms += _cued_places(text, low, mask)
+    for m in _DEFINED_TERRITORY.finditer(text):
+        if mask.free(m.start(), m.end()):
+            mask.take(m.start(), m.end())
+            atoms.append(Atom("place", "territory", "the territory", m.group(), m.start(), m.end()))
     for m in _WORLD.finditer(low):
         if mask.free(m.start(), m.end()):
             mask.take(m.start(), m.end())
