@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -133,3 +135,13 @@ def test_offsets_count_from_after_a_byte_order_mark(capsys, files):
 def test_unknown_format_is_a_usage_error(capsys, files):
     code, out, _ = run(capsys, *files([{"quote": "Fees."}]), "--format", "xml")
     assert code == 2 and out == ""
+
+
+def test_exit_codes_from_a_real_process(files):
+    doc, ext = files([{"label": "flipped", "quote": "Customer shall pay late fees."}])
+    proc = subprocess.run([sys.executable, "-m", "conflictkit", "verify", doc, ext, "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stderr) == (3, "")
+    assert json.loads(proc.stdout)["results"][0]["status"] == "not_found"
+    bad = subprocess.run([sys.executable, "-m", "conflictkit", "verify", doc, doc], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stdout == "" and "not valid JSON" in bad.stderr
