@@ -104,6 +104,16 @@ def _toc_entry(clause: Clause) -> bool:
                                  or (is_title(text) and not _has_modal(text)))
 
 
+_NOT_LABELS = frozenset({"if", "when", "where", "whereas", "dear", "ladies", "to", "for", "in", "with", "as", "and",
+                         "or", "the", "attention", "attn", "re", "note", "example", "e.g.", "i.e."})
+
+
+def _field_label(key: str) -> bool:
+    """A form label ("Effective Date", "Governing Law"), not a salutation or lead-in ("If to the Company")."""
+    words = key.split()
+    return 0 < len(words) <= 5 and words[0].lower() not in _NOT_LABELS and is_title(key)
+
+
 def blank_form_field(text: str) -> bool:
     """True for a field with nothing filled in: "Name: ____", "[insert date]", "Effective Date:", "{term}"."""
     if len(text) > 200:
@@ -111,7 +121,7 @@ def blank_form_field(text: str) -> bool:
     rest = _PLACEHOLDER.sub(" ", text).strip()
     had_placeholder = rest != text.strip()
     key = _KEY.match(rest)
-    if key is not None and is_title(key.group("key")):
+    if key is not None and _field_label(key.group("key")):
         rest = rest[key.end():]
     elif not had_placeholder:
         return False

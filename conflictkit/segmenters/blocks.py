@@ -24,6 +24,7 @@ _FENCE = re.compile(r"```|~~~")
 _LEAD_MARKUP = re.compile(r"(?:\*\*|__|[*_](?=\S)|<[A-Za-z][^<>]*>|[ ])+")
 _FIELD = re.compile(r"(?:[A-Z][\w.'/&()\- ]{0,40}:(?:[ ]|$)|_{3,}|/s/|\[[^\]]{0,40}\]$)")
 _CLOSED = re.compile(r"(?:[.:;!?]|[.:;!?][\"')\]]|[;,][ ]+(?:and|or|and/or))$")
+_BOLD_LINE = re.compile(r"(?:\*\*|__)([^*_]+?)[.:]?(?:\*\*|__)[.:]?")
 _FRONT_MATTER_END = re.compile(r"(?:---|\.\.\.)[ ]*")
 _VERBS = MODALS | {"is", "are", "was", "were", "be", "has", "have", "does", "do"}
 SHORT_LINE = 45
@@ -49,6 +50,7 @@ class Block:
     label: Label | None = None
     level: int = 0
     lines: int = 1
+    header: bool = False  # a table's header row
 
 
 @dataclass
@@ -197,7 +199,12 @@ def scan(text: str, original: str | None = None, offsets: Sequence[int] | None =
             current.kind, current.level = "heading", 1 if content[0] == "=" else 2
             close()
             continue
-        if _RULE.fullmatch(content) or ("-" in content and "|" in content and _TABLE_SEP.fullmatch(content)):
+        if "-" in content and "|" in content and _TABLE_SEP.fullmatch(content):
+            close()
+            if blocks and blocks[-1].kind == "row":
+                blocks[-1].header = True
+            continue
+        if _RULE.fullmatch(content):
             close()
             continue
         atx = _ATX.match(content)
@@ -236,6 +243,10 @@ def _standalone_title(line: str) -> bool:
     """A one-line paragraph that reads as a title: ALL CAPS, or a few Title Case words without a verb."""
     if is_title_line(line):
         return True
+    bold = _BOLD_LINE.fullmatch(line)
+    if bold is not None:  # "**Company template, version 3.2**" alone on its line heads what follows
+        words = bold.group(1).split()
+        return len(words) <= 12 and not any(w.strip(".,;:()\"'").lower() in _VERBS for w in words)
     from conflictkit.segmenters.kinds import is_title  # kinds works on cleaned text; a bare line is close enough
 
     if any(mark in line for mark in (":", "__", "[", "{", "|")):

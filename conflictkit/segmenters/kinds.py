@@ -66,15 +66,23 @@ def is_title(text: str) -> bool:
     return 0 < len(words) <= 12 and _no_verbs(words) and (_title_cased(words) or text.isupper())
 
 
-def inline_title(text: str) -> str | None:
-    """The run-in title of "Payment Terms. Customer shall pay ...": "Payment Terms", or None."""
+def inline_title(text: str, sentence_case: bool = False) -> str | None:
+    """The run-in title of "Payment Terms. Customer shall pay ...": "Payment Terms", or None.
+
+    ``sentence_case`` also accepts a short title in sentence case ("Return or destruction. The
+    Recipient shall..."), as numbered clauses of British drafting have.
+    """
     m = _TITLE_END.search(text, 0, 80)
     if m is None or m.end() >= len(text):
         return None
     head = text[: m.start()]
     words = head.split()
-    if not 0 < len(words) <= 8 or not _no_verbs(words) or not _title_cased(words):
+    if not 0 < len(words) <= 8 or not _no_verbs(words) or "|" in head:
         return None
+    if not _title_cased(words):
+        following = text[m.end() : m.end() + 1]
+        if not (sentence_case and len(words) <= 5 and words[0][:1].isupper() and following.isupper()):
+            return None
     return head.strip(" *_")
 
 

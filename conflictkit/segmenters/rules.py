@@ -9,6 +9,8 @@ force); this module turns each block into a :class:`~conflictkit.model.Clause` w
 
 from __future__ import annotations
 
+import re
+
 from pydantic import Field
 
 from conflictkit.hookspecs import hookimpl
@@ -24,7 +26,7 @@ from conflictkit.segmenters.kinds import (
     opens_signatures,
 )
 from conflictkit.segmenters.markup import strip_markup
-from conflictkit.segmenters.tree import SectionTree
+from conflictkit.segmenters.tree import Node, SectionTree
 from conflictkit.stages import Options, Segmenter
 
 _STRIP = " \n\t"
@@ -42,6 +44,10 @@ class RulesSegmenterOptions(Options):
     split_list_items: bool = Field(True, description="one clause per list item; false keeps a list in its lead-in")
 
 
+_PLAIN_TITLE = 7  # Block.level of a plain-text title line
+_ATTACHMENT = re.compile(r"\b(?:exhibit|schedule|annex|appendix|attachment|addendum)\b", re.IGNORECASE)
+
+
 class _SignatureRegion:
     """Tracks the signature block that follows "IN WITNESS WHEREOF" or a first "By:" line."""
 
@@ -49,8 +55,11 @@ class _SignatureRegion:
         self.open = False
 
     def kind(self, text: str, block: Block) -> bool:
-        if block.kind == "heading" and 0 < block.level < 7:
-            self.open = False
+        """Whether this block is part of a signature block (opening or closing the region as it goes)."""
+        label = block.label
+        if (block.kind == "heading" and 0 < block.level < 7) or (label is not None and label.kind == "top") \
+                or (block.kind == "heading" and _ATTACHMENT.search(text)):
+            self.open = False  # a new part of the document (an exhibit, a schedule) starts here
             return False
         if opens_signatures(text):
             self.open = True
@@ -111,19 +120,24 @@ class _Run:
         start, end = self._trimmed(block, text)
         body = strip_markup(_flat(text[start:end])) if end > start else ""
         title, title_only = self._title(block, body, text)
-        pending = self.tree.pending() if block.kind == "para" else None
-        placement = self.tree.place(block, title)
-        if len(body) < self.options.min_chars:
-            return  # a bare label ("Section 5.") or pure markup: the next paragraph takes its place
-        kind = self._kind(block, body, title_only)
-        node = placement.node
-        if pending is not None and node is None and kind != "heading":
-            node = pending  # "Section 5." on its own line, its text in the next paragraph
+        if block.label is not None and block.label.kind == "top":
+            self.signatures.open = False  # "EXHIBIT A" starts a new part even when alone on its line
+        long_enough = len(body) >= self.options.min_chars
+        adopts = block.kind == "para" or (block.kind == "heading" and block.level == _PLAIN_TITLE)
+        pending = self.tree.pending() if long_enough and adopts else None
+        if pending is not None:  # "Section 5." or "EXHIBIT A" alone on its line: this block is its text or title
+            node: Node | None = pending
+            pending.heading = title or pending.heading
             section, heading, parent = pending.section, pending.heading, self._parent_above(pending)
         else:
+            placement = self.tree.place(block, title, lead_in=block.kind == "para" and body.endswith(":"))
+            node = placement.node
             section, heading, parent = placement.section, placement.heading, placement.parent
-        if node is None and title:
-            heading = title  # a paragraph's run-in title ("**Payment.** ...") is its own heading
+            if node is None and title:
+                heading = title  # a paragraph's run-in title ("**Payment.** ...") is its own heading
+        if not long_enough:
+            return  # a bare label ("Section 5.") or pure markup: the next paragraph takes its place
+        kind = self._kind(block, body, title, title_only)
         clause_id = f"c{len(self.out) + 1:04d}"
         if node is not None and node.clause_id is None:
             node.clause_id = clause_id
@@ -131,7 +145,7 @@ class _Run:
         self.out.append(Clause(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
                                parent=parent, order=len(self.out)))
 
-    def _parent_above(self, node) -> str | None:
+    def _parent_above(self, node: Node) -> str | None:
         stack = self.tree.stack
         index = stack.index(node) if node in stack else len(stack)
         for above in reversed(stack[:index]):
@@ -143,29 +157,35 @@ class _Run:
         """The block's own title, and whether the block is nothing but that title."""
         if block.kind == "heading":
             return (body.rstrip(".:") or None), True
-        if block.kind == "item" and is_title(body):
-            return body.rstrip(".:"), True
+        if block.kind == "item" and block.label is not None and block.label.kind in ("decimal", "top") \
+                and is_title(body):
+            return body.rstrip(".:"), True  # "4. Fees" heads a section; "- Apache License 2.0" is list content
         bold = _bold_title(text, block)
         if bold is not None:
             return bold, bold == body.rstrip(".:")
-        if block.kind == "item" or block.lines == 1:
-            return inline_title(body), False
+        if block.kind == "item" or (block.kind == "para" and block.lines == 1):
+            return inline_title(body, sentence_case=block.kind == "item"), False
         return None, False
 
-    def _kind(self, block: Block, body: str, title_only: bool) -> ClauseKind:
+    def _kind(self, block: Block, body: str, title: str | None, title_only: bool) -> ClauseKind:
         if block.kind == "artefact":
             return "boilerplate"
         if self.signatures.kind(body, block):
             return "signature"
-        if is_definition(body):
-            return "definition"
-        if block.kind == "heading" or (title_only and block.kind == "item"):
+        if is_definition(body) or (title and not title_only and is_definition(_after_title(body, title))):
+            return "definition"  # '2. Confidential Information. "Confidential Information" means ...' too
+        if block.kind == "heading" or (title_only and block.kind == "item") or block.header:
             return "heading"
         if title_only and block.kind == "para" and block.lines == 1 and len(body) <= 60 and body.isupper():
             return "heading"
         if is_boilerplate(body):
             return "boilerplate"
         return "clause"
+
+
+def _after_title(body: str, title: str) -> str:
+    """The text after a run-in title: "Fees. Customer pays" -> "Customer pays"."""
+    return body[len(title):].lstrip(" .:-") if body.startswith(title) else body
 
 
 def _merge_lists(blocks: list[Block]) -> list[Block]:

@@ -43,7 +43,7 @@ class Placement:
 
 
 def _is_enum(node: Node) -> bool:
-    return node.kind == "item" and node.style not in ("decimal", "bullet") and not node.style.startswith("top:")
+    return node.kind == "item" and node.style not in ("decimal", "bullet", "lead") and not node.style.startswith("top:")
 
 
 class SectionTree:
@@ -74,8 +74,11 @@ class SectionTree:
         return top if top is not None and top.kind == "item" and top.clause_id is None else None
 
     # -- placing ---------------------------------------------------------------------------
-    def place(self, block: Block, title: str | None) -> Placement:
-        """Open a node for a heading or item block (or find the parent of a paragraph)."""
+    def place(self, block: Block, title: str | None, lead_in: bool = False) -> Placement:
+        """Open a node for a heading or item block (or find the parent of a paragraph).
+
+        ``lead_in``: the block is a paragraph ending in a colon, which the list after it nests under.
+        """
         if block.kind == "artefact":  # page numbers sit between pages, not in the section tree
             return Placement(None, self._parent_id(), self._section(), self._heading())
         if block.kind == "heading":
@@ -84,7 +87,11 @@ class SectionTree:
             node = self._place_item(block, title)
         else:
             self._close_lists_at(block.indent)
-            return Placement(None, self._parent_id(), self._section(), self._heading())
+            placement = Placement(None, self._parent_id(), self._section(), self._heading())
+            if lead_in:  # "The Customer shall:" holds the list that follows it
+                self.stack.append(Node("item", indent=block.indent, style="lead", heading=placement.heading))
+                return Placement(self.stack[-1], placement.parent, placement.section, placement.heading)
+            return placement
         parent = self._parent_id()
         section = node.section if node.section is not None else self._section()
         heading = node.heading if node.heading is not None else self._heading()

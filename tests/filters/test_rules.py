@@ -119,3 +119,8 @@ def test_on_a_segmented_cover_page():
         ("Title:", "signature"),
         ("3", "page artefact"),
     ]
+
+
+@pytest.mark.parametrize("text", ["Ladies and Gentlemen:", "If to the Company:", "Dear Sirs:"])
+def test_salutations_and_lead_ins_are_not_blank_fields(text):
+    assert not blank_form_field(text)

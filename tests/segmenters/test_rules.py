@@ -253,7 +253,7 @@ def test_letter_i_after_h_is_a_letter_and_roman_lists_continue():
     assert {c.parent for c in clauses} == {None}
     _, roman = segment("Lead-in text of the clause:\n\n(i) one;\n(ii) two;\n(iii) three;\n(iv) four; and\n(v) five.\n")
     assert [c.section for c in roman[1:]] == ["(i)", "(ii)", "(iii)", "(iv)", "(v)"]
-    assert {c.parent for c in roman[1:]} == {None}
+    assert {c.parent for c in roman[1:]} == {roman[0].id}  # a paragraph ending in a colon leads the list
 
 
 def test_hard_wrapped_paragraph_joins_and_long_paragraph_stays_whole():
@@ -360,3 +360,45 @@ def test_corpus_spans_and_clause_counts():
             assert len(clauses) < lines, path.name
         if path.suffix == ".md" and "\n## " in text:
             assert any(c.kind == "heading" for c in clauses), path.name
+
+
+def test_label_like_tokens_inside_wrapped_sentences_do_not_split_them():
+    text = (
+        "The Licensee may, subject to the payment of all fees then due, (i) use the Software and\n"
+        "(ii) copy it for backup purposes, and shall pay the Licensor an amount equal to USD\n"
+        "1.5 million within thirty days, as set out in Section 4 of the Order Form and in\n"
+        "Section 4 of this Agreement.\n"
+    )
+    _, clauses = segment(text)
+    assert len(clauses) == 1 and clauses[0].text.endswith("Section 4 of this Agreement.")
+
+
+def test_closed_lines_and_short_lines_do_start_items():
+    _, clauses = segment("The Customer shall:\n(a) pay the fees;\n(b) keep records; and\n(c) allow audits.\n")
+    assert [c.section for c in clauses] == [None, "(a)", "(b)", "(c)"]
+    assert {c.parent for c in clauses[1:]} == {clauses[0].id}
+
+
+def test_run_in_titles_in_sentence_case_and_titled_definitions():
+    text = ("1. Return or destruction. The Recipient shall return all materials.\n\n"
+            '2. Confidential Information. "Confidential Information" means any non-public information.\n\n'
+            "3. the parties agree. Nothing here is a title.\n")
+    _, clauses = segment(text)
+    assert [c.heading for c in clauses] == ["Return or destruction", "Confidential Information", None]
+    assert [c.kind for c in clauses] == ["clause", "definition", "clause"]
+
+
+def test_bold_lines_and_table_headers_are_headings_but_list_items_are_not():
+    text = ("**Company template, version 3.2**\n\n| Field | Value |\n|---|---|\n| Fees | $10 |\n\n"
+            "Compatible licences:\n\n- GNU General Public License v3\n- Mozilla Public License 2.0\n")
+    _, clauses = segment(text)
+    assert [c.kind for c in clauses] == ["heading", "heading", "clause", "clause", "clause", "clause"]
+    assert clauses[2].heading == "Company template, version 3.2"
+
+
+def test_signature_block_ends_where_an_exhibit_starts():
+    text = ("IN WITNESS WHEREOF, the parties have signed this Agreement.\n\nACME CORP.\n\nBy: ________\n\n"
+            "EXHIBIT A\n\nLICENSED DOMAIN NAMES\n\nexample.com\n")
+    _, clauses = segment(text)
+    assert [c.kind for c in clauses] == ["signature", "signature", "signature", "heading", "clause"]
+    assert clauses[3].section == "Exhibit A"
