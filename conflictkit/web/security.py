@@ -114,7 +114,7 @@ def _with_headers(send):
             extra = {
                 b"content-security-policy": CSP.encode(),
                 b"x-content-type-options": b"nosniff",
-                b"referrer-policy": b"no-referrer",
+                b"referrer-policy": b"same-origin",
                 b"x-frame-options": b"DENY",
             }
             headers += [(k, v) for k, v in extra.items() if k not in names]

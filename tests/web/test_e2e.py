@@ -1,0 +1,118 @@
+"""End to end in Chromium: upload the samples to a real ``conflictkit serve``, review a finding,
+restart the server and find the decision kept; export the review and open it offline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conflictkit.testing import browser
+from tests.web.conftest import CONFIG, ROOT, sample_pair
+
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
+
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+IN_VIEW = """e => { const r = e.getBoundingClientRect(), d = e.closest('.doc').getBoundingClientRect();
+                    return r.height > 0 && r.top >= d.top - 1 && r.bottom <= d.bottom + 1; }"""
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser.chromium() as b:
+        yield b
+
+
+def test_upload_review_restart_and_export(chromium, servers, tmp_path):
+    db = tmp_path / "reviews.sqlite"
+    server = servers("--config", CONFIG, "--db", str(db))
+    context = chromium.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    page.goto(server.url + "/")
+    reference, input = sample_pair()
+    page.set_input_files('input[name="reference"]', str(reference))
+    page.set_input_files('input[name="input"]', str(input))
+    page.click('button[type="submit"]')
+    page.wait_for_url("**/comparisons/*", timeout=120_000)
+    shot(page, "1-results")
+    results_url = page.url
+
+    findings = page.locator("#ck-findings li.finding")
+    assert findings.count() > 0
+    deviation = page.locator('#ck-findings li.finding[data-kind="deviation"]').last
+    index, fid = deviation.get_attribute("data-i"), deviation.get_attribute("data-fid")
+    deviation.click()
+    ref_mark, inp_mark = page.locator(f"#reference-f{index}"), page.locator(f"#input-f{index}")
+    for mark in (ref_mark, inp_mark):
+        mark.wait_for(state="visible")
+        assert "active" in mark.get_attribute("class")
+        page.wait_for_function(f"() => ({IN_VIEW})(document.getElementById('{mark.get_attribute('id')}'))")
+    assert deviation.locator(".redline").is_visible()
+    shot(page, "2-selected")
+
+    dismissed = findings.first
+    dismissed_fid = dismissed.get_attribute("data-fid")
+    dismissed.click()
+    dismissed.locator('button[data-action="dismissed"]').click()
+    page.wait_for_function(f"() => document.querySelector('li[data-fid=\"{dismissed_fid}\"] .saved').textContent === 'saved'")
+    dismissed.locator("textarea").fill("Vendor standard; accepted risk.")
+    dismissed.locator('button[data-action="note"]').click()
+    page.wait_for_function(f"() => document.querySelector('li[data-fid=\"{dismissed_fid}\"] .saved').textContent === 'saved'")
+    assert dismissed.get_attribute("data-status") == "dismissed"
+    shot(page, "3-dismissed")
+
+    server.stop()
+    restarted = servers("--config", CONFIG, "--db", str(db))
+    page.goto(restarted.url + "/")
+    page.click(f'a[href="{results_url.split(server.url, 1)[1]}"]')  # listed, reopens
+    kept = page.locator(f'#ck-findings li.finding[data-fid="{dismissed_fid}"]')
+    assert kept.get_attribute("data-status") == "dismissed"
+    assert kept.locator(".status").inner_text().lower() == "dismissed"
+    assert kept.locator("textarea").input_value() == "Vendor standard; accepted risk."
+    assert page.locator(f'#ck-findings li.finding[data-fid="{fid}"]').get_attribute("data-status") == ""
+    shot(page, "4-after-restart")
+
+    with page.expect_download() as download:
+        page.click('a[href$="/export.html"]')
+    exported = tmp_path / "review.html"
+    download.value.save_as(exported)
+    offline = chromium.new_context(viewport={"width": 1400, "height": 900})
+    blocked = browser.block_network(offline)
+    review = offline.new_page()
+    review.goto(exported.as_uri())
+    assert review.locator("#ck-findings li.finding").count() == findings.count()
+    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"] .note').inner_text() == "Vendor standard; accepted risk."
+    assert blocked == []
+    shot(review, "5-exported-review")
+    offline.close()
+    context.close()
+    assert errors == []
+
+
+def test_bad_files_are_explained_in_the_page(chromium, servers, tmp_path):
+    server = servers("--config", CONFIG, "--db", str(tmp_path / "reviews.sqlite"))
+    page = chromium.new_page()
+    reference, _ = sample_pair()
+    cases = [
+        ({"name": "empty.md", "mimeType": "text/markdown", "buffer": b""}, "empty.md is empty"),
+        ({"name": "scan.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4\n\x00\x01binary"}, "scan.pdf looks like a PDF"),
+        ({"name": "photo.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00"}, "photo.png looks like a PNG image"),
+    ]
+    for bad, message in cases:
+        page.goto(server.url + "/")
+        page.set_input_files('input[name="reference"]', str(reference))
+        page.set_input_files('input[name="input"]', files=[bad])
+        page.click('button[type="submit"]')
+        alert = page.locator('[role="alert"]')
+        alert.wait_for()
+        assert message in alert.inner_text()
+    shot(page, "6-bad-file")
+    page.close()
