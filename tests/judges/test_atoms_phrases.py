@@ -191,3 +191,37 @@ def test_a_repeated_qualifier_said_once_is_not_a_difference():
     j = judged("Either party may terminate on written notice; the written notice must state the breach.",
                "Either party may terminate on written notice, which must state the breach.")
     assert not [r for r in j.reasons if r.type == "qualifier"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("Neither party is liable for any delay in performance, other than a payment obligation, caused by force majeure.",
+         "Except for payment obligations, a party is not liable for any delay in performance caused by force majeure."),
+        ("Supplier shall use reasonable efforts to prevent unauthorised access.",
+         "Supplier will take reasonable steps to prevent unauthorised access."),
+        ("Recipient may disclose Confidential Information if required by law, provided that it gives prompt notice.",
+         "Recipient may disclose Confidential Information if required by law, as long as it gives prompt notice."),
+        ("A notice is effective on receipt, except that an email sent after 5 p.m. is received the next day.",
+         "A notice takes effect on receipt; however, an email sent after 5 p.m. is received the next day."),
+        ("Force majeure events include events such as floods and strikes.",
+         "Force majeure events include events, for example floods and strikes."),
+    ],
+)
+def test_equivalent_drafting_of_exceptions_and_efforts(ref, inp):
+    j = judged(ref, inp)
+    assert j.p_conflict < 0.5, (j.p_conflict, j.reasons)
+
+
+def test_an_exception_added_to_a_relative_clause_is_a_conflict():
+    j = judged("The Buyer may reject any Goods that do not conform to the Specification within ten days.",
+               "The Buyer may reject any Goods that do not conform to the Specification, unless the defect is minor, "
+               "within ten days.")
+    assert j.p_conflict >= 0.7 and any(r.type == "exception" for r in j.reasons)
+
+
+def test_fractions_in_words():
+    j = judged("Overdue amounts bear interest at one percent (1%) per month.",
+               "Overdue amounts bear interest at one and one-half percent (1.5%) per month.")
+    reason = next(r for r in j.reasons if r.type == "number")
+    assert (reason.reference, reason.input) == ("one percent (1%) per month", "one and one-half percent (1.5%) per month")

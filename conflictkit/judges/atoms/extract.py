@@ -8,6 +8,7 @@ qualifiers, exceptions and scope words.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -51,19 +52,33 @@ def _restrictive_exceptions(atoms: list[Atom], low: str) -> list[Atom]:
 
     Both drafting styles are common and say the same thing; read in one canonical form, a
     clause and its paraphrase in the other style compare equal, while dropping the exception
-    (or the negation) still changes the atoms.
+    (or the negation) still changes the atoms. Only a sentence with exactly one negative and
+    one exception is rewritten: with more, which negation the exception limits is ambiguous.
     """
     out: list[Atom | None] = list(atoms)
     for k, exc in enumerate(out):
         if exc is None or exc.family != "exception" or exc.group != "exception":
             continue
-        sentence = max(low.rfind(c, 0, exc.start) for c in ".;") + 1
-        for n in range(k - 1, -1, -1):
-            neg = out[n]
-            if neg is None or neg.start < sentence:
-                continue
-            if neg.family == "negation" or (neg.family == "modality" and neg.key == "prohibition"):
-                out[n] = replace(neg, key="permission") if neg.family == "modality" else None
-                out[k] = replace(exc, group="only", key="only")
-                break
+        start = max(low.rfind(c, 0, exc.start) for c in ".;") + 1
+        end = min([e for e in (low.find(c, exc.end) for c in ".;") if e >= 0] or [len(low)])
+        same_sentence = [n for n, a in enumerate(out) if a is not None and start <= a.start < end]
+        negatives = [n for n in same_sentence if _negative(out[n], low)]
+        exceptions = [n for n in same_sentence if out[n].family == "exception" and out[n].group == "exception"]
+        if len(negatives) != 1 or len(exceptions) != 1:
+            continue
+        neg = out[negatives[0]]
+        out[negatives[0]] = replace(neg, key="permission") if neg.family == "modality" else None
+        out[k] = replace(exc, group="only", key="only")
     return [a for a in out if a is not None]
+
+
+_SUBORDINATE = re.compile(r"\b(?:that|which|who|whom|if|when|where|whether|unless)\b[^,;]*$")
+
+
+def _negative(atom: Atom | None, low: str) -> bool:
+    """A prohibition, or a negation of the main clause (not of a relative clause: "Goods that do not conform")."""
+    if atom is None:
+        return False
+    if atom.family == "modality":
+        return atom.key == "prohibition"
+    return atom.family == "negation" and not _SUBORDINATE.search(low, max(0, atom.start - 30), atom.start)

@@ -89,7 +89,7 @@ class LegalAtomsJudge(Judge):
         ref, inp = extract(ref_clause.text), extract(inp_clause.text)
         diffs = compare(ref, inp)
         lexical = dice(ref.stems, inp.stems)
-        sem = semantic(pair.similarity, pair.relevance, o.similarity_low, o.similarity_high)
+        sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         shared = atom_overlap(ref, inp)
         same, evidence = p_same(lexical, sem, heading, shared, o)

@@ -46,7 +46,8 @@ _SKIP_TO_VERB = {"not", "be", "have", "been", "also", "only", "at", "all", "time
                  "hereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
 _PASSIVE_IRREGULAR = {"paid", "made", "given", "held", "borne", "sent", "kept", "done", "sold", "set", "put", "met",
                       "bound", "built", "shown", "taken", "brought", "told", "spent", "lent", "withheld", "born"}
-_FAIL = {"fail", "fails", "failed", "failing", "failure", "neglects", "neglect", "refuses", "refuse", "omits"}
+# Verbs only: the noun ("delay or failure to perform") names an event and negates nothing.
+_FAIL = {"fail", "fails", "failed", "failing", "neglects", "neglect", "refuses", "refuse", "omits"}
 _FREE_NEGATORS = (NEGATORS | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {"nor", "n't", "cannot"}
 
 

@@ -24,7 +24,7 @@ _UNITS = {
     "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-_NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES), key=len, reverse=True)) + ")"
+_NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES) + ["one-half", "one half", "a half"], key=len, reverse=True)) + ")"
 _WORDS = rf"\b{_NUMWORD}(?:(?:[\s-]+|\s+and\s+){_NUMWORD})*\b"
 _DIGITS = r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])"
 _CORE = re.compile(rf"(?P<d>{_DIGITS})|(?P<w>{_WORDS})")
@@ -107,12 +107,15 @@ _DATES = [
 
 def words_to_number(phrase: str) -> float | None:
     """The value of an English number phrase ("one hundred and twenty-five" -> 125), or None."""
-    total, current, seen = 0, 0, False
+    total, current, seen = 0.0, 0.0, False
+    phrase = re.sub(r"\b(?:one|a)[\s-]half\b", "half", phrase)
     for word in re.split(r"[\s-]+", phrase):
         if word == "and" or not word:
             continue
         if word in _UNITS:
             current += _UNITS[word]
+        elif word == "half":
+            current += 0.5
         elif word == "hundred":
             current = max(current, 1) * 100
         elif word in _SCALES:

@@ -39,9 +39,9 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bsole\s+(?:and\s+absolute\s+)?discretion\b|\babsolute\s+discretion\b|\bsole\s+judgm?ent\b",
      "qualifier", "discretion", "sole discretion"),
     (r"\breasonable\s+discretion\b", "qualifier", "discretion", "reasonable discretion"),
-    (r"\b(?:best|utmost)\s+(?:efforts|endeavou?rs)\b", "qualifier", "efforts", "best efforts"),
-    (r"\bcommercially\s+reasonable\s+(?:efforts|endeavou?rs)\b", "qualifier", "efforts", "commercially reasonable efforts"),
-    (r"\b(?:all\s+)?reasonable\s+(?:efforts|endeavou?rs)\b", "qualifier", "efforts", "reasonable efforts"),
+    (r"\b(?:best|utmost)\s+(?:efforts|endeavou?rs|steps|measures|actions)\b", "qualifier", "efforts", "best efforts"),
+    (r"\bcommercially\s+reasonable\s+(?:efforts|endeavou?rs|steps|measures|actions)\b", "qualifier", "efforts", "commercially reasonable efforts"),
+    (r"\b(?:all\s+)?reasonable\s+(?:efforts|endeavou?rs|steps|measures|actions|precautions)\b", "qualifier", "efforts", "reasonable efforts"),
     (r"\bgood\s+faith\s+(?:efforts|endeavou?rs)\b", "qualifier", "efforts", "good faith efforts"),
     (r"\b(?:endeavou?r|attempt|try|seek|aim)s?\s+to\b", "qualifier", "efforts", "endeavour"),
     (r"\bto\s+(?:the\s+best\s+of\s+)?(?:its|their|his|her|our|my|the(?:\s+\w+'s)?)\s+(?:actual\s+)?knowledge\b"
@@ -75,8 +75,8 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bspecial\s+(?=(?:\w+\s+){0,4}damages)", "qualifier", "damages", "special"),
     (r"\bdirect\b", "qualifier", "damages", "direct"),
     # exceptions and conditions
-    (r"\bunless\b|\bexcept\b|\bsave\s+(?:as|for|where)\b|\bother\s+than\b|\bexcepting\b", "exception", "exception", "except"),
-    (r"\bprovided,?\s+(?:however,?\s+)?that\b|\bon\s+condition\s+that\b|\bconditional\s+(?:up)?on\b|\bcontingent\s+(?:up)?on\b",
+    (r"\bunless\b|\bexcept\b|\bsave\s+(?:as|for|where)\b|\bother\s+than\b|\bexcepting\b|\bhowever\b", "exception", "exception", "except"),
+    (r"\bprovided,?\s+(?:however,?\s+)?that\b|\bon\s+condition\s+that\b|\bconditional\s+(?:up)?on\b|\bcontingent\s+(?:up)?on\b|\b(?:as|so)\s+long\s+as\b",
      "exception", "condition", "provided that"),
     (r"\bonly\s+if\b|\bif\s+and\s+only\s+if\b|\bsolely\s+if\b", "exception", "only", "only"),
     (r"\bsubject\s+to\b", "exception", "subject to", "subject to"),
@@ -85,7 +85,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bonly\b|\bsolely\b|\bexclusively\s+(?=for|to|in|with)", "exception", "only", "only"),
     # scope
     (r"\bexclusive\s+of\b|\bexcluding\b|\bexcludes?\b", "scope", "inclusion", "excluding"),
-    (r"\binclusive\s+of\b|\bincluding\b|\bincludes?\b|\bsuch\s+as\b", "scope", "inclusion", "including"),
+    (r"\binclusive\s+of\b|\bincluding\b|\bincludes?\b|\bsuch\s+as\b|\bfor\s+(?:example|instance)\b|\be\.g\.", "scope", "inclusion", "including"),
     (r"\bsole\s+and\s+exclusive\b|\bexclusive(?:ly)?\b|\bsole\b", "scope", "exclusivity", "exclusive"),
     (r"\binternal\b|\bpersonal\b|\bnon[\s-]?commercial\b", "scope", "purpose", "internal"),
     (r"\bcommercial(?:ly)?\b(?!\s+reasonable)", "scope", "purpose", "commercial"),

@@ -70,13 +70,19 @@ def atom_overlap(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def semantic(similarity: float | None, relevance: float, low: float, high: float) -> float | None:
-    """The retrieval cosine rescaled to [0, 1]; the relevance when no cosine is known; else None."""
+def semantic(similarity: float | None, relevance: float, signals: dict[str, float], low: float, high: float) -> float | None:
+    """Semantic evidence in [0, 1]: the retrieval cosine rescaled, averaged with a scorer's relevance.
+
+    A relevance is used only when some stage produced it (a scorer, or a retriever that leaves
+    signals but no cosine); a bare default relevance (pairs judged without retrieval) is no evidence.
+    """
+    parts = []
     if similarity is not None:
-        return min(1.0, max(0.0, (similarity - low) / (high - low)))
-    if relevance > 0:
-        return min(1.0, max(0.0, relevance))
-    return None
+        parts.append(min(1.0, max(0.0, (similarity - low) / (high - low))))
+    scored = any(k.startswith("scorer:") for k in signals)
+    if scored or (similarity is None and signals):
+        parts.append(min(1.0, max(0.0, relevance)))
+    return sum(parts) / len(parts) if parts else None
 
 
 def p_same(lexical: float, sem: float | None, heading: float, atoms: float, o) -> tuple[float, float]:
