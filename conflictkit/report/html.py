@@ -68,43 +68,41 @@ def highlight(text: str, findings: list[dict], side: str) -> str:
     """The escaped ``text`` with each finding's span on ``side`` wrapped in ``<mark>``.
 
     Spans may overlap (two findings citing one clause), so the text is cut at every span
-    boundary and each piece lists all the findings covering it in ``data-f``. The first piece
-    of a finding carries ``id="<side>-f<index>"``: the anchor that selecting a finding scrolls to.
+    boundary and each piece lists all the findings covering it in ``data-f``. An empty
+    ``<span class="anchor" id="<side>-f<index>">`` marks where each finding starts: the target
+    that selecting a finding scrolls to, even when two findings start at the same offset.
     """
-    events: list[tuple[int, int, int]] = []  # (offset, +1 start / -1 end, finding index)
+    events: list[tuple[int, int, int]] = []  # (offset, -1 end / +1 start, finding index)
     for i, finding in enumerate(findings):
         quote = finding.get(side)
         if quote is not None and quote["end"] > quote["start"]:
             events.append((quote["start"], 1, i))
             events.append((quote["end"], -1, i))
-    events.sort(key=lambda e: (e[0], e[1]))
+    events.sort()
     out: list[str] = []
     active: set[int] = set()
-    anchored: set[int] = set()
     pos = 0
     for offset, delta, index in events:
         if offset > pos:
-            out.append(_piece(text[pos:offset], sorted(active), findings, side, anchored))
+            out.append(_piece(text[pos:offset], sorted(active), findings))
             pos = offset
         if delta > 0:
             active.add(index)
+            out.append(f'<span class="anchor" id="{side}-f{index}"></span>')
         else:
             active.discard(index)
     out.append(esc(text[pos:]))
     return "".join(out)
 
 
-def _piece(text: str, active: list[int], findings: list[dict], side: str, anchored: set[int]) -> str:
+def _piece(text: str, active: list[int], findings: list[dict]) -> str:
     if not active:
         return esc(text)
     kinds = {findings[i]["kind"] for i in active}
     kind = next((k for k in KINDS if k in kinds), "other")
-    first = [i for i in active if i not in anchored]
-    anchored.update(first)
-    anchor = f' id="{side}-f{first[0]}"' if first else ""
     multi = " multi" if len(active) > 1 else ""
     data = " ".join(str(i) for i in active)
-    return f'<mark class="hl k-{kind}{multi}" data-f="{data}"{anchor}>{esc(text)}</mark>'
+    return f'<mark class="hl k-{kind}{multi}" data-f="{data}">{esc(text)}</mark>'
 
 
 def redline_ops(finding: dict) -> list[dict] | None:

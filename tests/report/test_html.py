@@ -39,8 +39,8 @@ class DocReader(HTMLParser):
         self.tags_in_docs.append(tag)
         if tag == "mark":
             self.marks.append(attrs["data-f"].split())
-            if "id" in attrs:
-                self.anchors[attrs["id"]] = attrs["data-f"]
+        if tag == "span" and attrs.get("class") == "anchor":
+            self.anchors[attrs["id"]] = len(self.text[self.side])  # where in the text it stands
 
     def handle_endtag(self, tag):
         if self.side is None:
@@ -78,7 +78,7 @@ def test_every_finding_is_highlighted_exactly_in_both_documents(small_report):
                 assert (side, str(i)) not in reader.marked
             else:
                 assert reader.marked[(side, str(i))] == quote["text"]
-                assert f"{side}-f{i}" in reader.anchors
+                assert reader.anchors[f"{side}-f{i}"] == quote["start"]
 
 
 def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
@@ -92,6 +92,11 @@ def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
     assert reader.marked[("reference", "0")] == "alpha beta"
     assert reader.marked[("reference", "1")] == "beta gamma"
     assert reader.text["reference"] == text
+    # Two findings starting at one offset both get their anchor.
+    same = [{"kind": "deviation", "reference": {"start": 6, "end": 10}}, {"kind": "missing", "reference": {"start": 6, "end": 16}}]
+    reader = DocReader()
+    reader.feed(f'<div id="doc-reference">{highlight(text, same, "reference")}</div>')
+    assert reader.anchors == {"reference-f0": 6, "reference-f1": 6}
 
 
 def test_findings_list_has_kind_probability_reasons_and_redline(small_report):
@@ -115,7 +120,8 @@ def test_document_text_and_report_fields_are_escaped(xss_report):
     page = render_html(report, ref, inp)
     reader = read(page)
     assert reader.text == {"reference": ref, "input": inp}  # shown as text, character for character
-    assert set(reader.tags_in_docs) == {"mark"}  # no element came from the documents
+    assert set(reader.tags_in_docs) == {"mark", "span"}  # no element came from the documents
+    assert all(id.startswith(("reference-f", "input-f")) for id in reader.anchors)
     body = page.split("<body", 1)[1]
     scripts = re.findall(r"<script\b", body)
     assert len(scripts) == 1  # ours only

@@ -65,7 +65,8 @@ def test_selecting_a_finding_scrolls_both_documents_and_shows_the_redline(offlin
     ])
     page = offline_page
     open_report(page, tmp_path, report, ref, inp)
-    ref_anchor, inp_anchor = page.locator("#reference-f1"), page.locator("#input-f1")
+    ref_anchor = page.locator('#doc-reference mark[data-f~="1"]').first
+    inp_anchor = page.locator('#doc-input mark[data-f~="1"]').first
     assert not ref_anchor.evaluate("e => { const r = e.getBoundingClientRect(), d = e.closest('.doc').getBoundingClientRect(); return r.top < d.bottom && r.bottom > d.top; }")
     page.locator('li.finding[data-fid="F0002"]').click()
     for anchor in (ref_anchor, inp_anchor):
@@ -121,3 +122,32 @@ def test_print_layout_shows_every_redline_and_makes_a_pdf(offline_page, tmp_path
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 2  # findings, then documents
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "report-print.pdf").write_bytes(pdf)
+
+
+def test_compare_writes_a_report_html_that_opens_offline_with_every_finding(offline_page, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "conflictkit", "compare", str(root / "samples" / "reference-saas-agreement.md"),
+         str(root / "samples" / "input-vendor-draft.md"), "--config", "fast", "--format", "html", "--out", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=root,
+    )
+    assert done.returncode in (0, 3), done.stderr
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["findings"]
+    page = offline_page
+    page.goto((out / "report.html").as_uri())
+    for i, finding in enumerate(report["findings"]):
+        assert page.locator(f'li.finding[data-fid="{finding["id"]}"]').count() == 1
+        for side in ("reference", "input"):
+            anchor = page.locator(f"#{side}-f{i}")
+            assert anchor.count() == (1 if finding[side] else 0)
+    page.locator('li.finding[data-kind="deviation"]').first.click()
+    assert page.locator("li.finding.selected .redline").is_visible()
+    assert page.blocked == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "compare-report-html.png"))

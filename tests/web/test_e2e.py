@@ -50,11 +50,11 @@ def test_upload_review_restart_and_export(chromium, servers, tmp_path):
     deviation = page.locator('#ck-findings li.finding[data-kind="deviation"]').last
     index, fid = deviation.get_attribute("data-i"), deviation.get_attribute("data-fid")
     deviation.click()
-    ref_mark, inp_mark = page.locator(f"#reference-f{index}"), page.locator(f"#input-f{index}")
-    for mark in (ref_mark, inp_mark):
+    for side in ("reference", "input"):
+        mark = page.locator(f'#doc-{side} mark[data-f~="{index}"]').first
         mark.wait_for(state="visible")
         assert "active" in mark.get_attribute("class")
-        page.wait_for_function(f"() => ({IN_VIEW})(document.getElementById('{mark.get_attribute('id')}'))")
+        page.wait_for_function(f"""() => ({IN_VIEW})(document.querySelector('#doc-{side} mark[data-f~="{index}"]'))""")
     assert deviation.locator(".redline").is_visible()
     shot(page, "2-selected")
 
