@@ -164,3 +164,12 @@ def test_probabilities_are_bounded_and_reasons_quote_the_clauses(ref_words, inp_
         assert r.reference is None or r.reference in flat(ref)
         assert r.input is None or r.input in flat(inp)
         assert r.reference is not None or r.input is not None
+
+
+def test_throughput_measure_runs_on_generated_pairs():
+    from conflictkit.judges.atoms.throughput import generate, measure
+
+    assert generate(20, seed=3) == generate(20, seed=3)
+    result = measure(60, seed=3)
+    assert result["pairs"] == 60 and result["pairs_per_second"] > 0
+    assert 0 < result["flagged"] < 60  # the generator makes both edited and unchanged pairs

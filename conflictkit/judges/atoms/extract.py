@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from conflictkit.judges.atoms.modal import extract_modal_and_negation
 from conflictkit.judges.atoms.numbers import extract_dates, extract_numbers
@@ -28,7 +28,15 @@ class ClauseAtoms:
     stems: frozenset[str]
 
     def of(self, family: str) -> list[Atom]:
-        return [a for a in self.atoms if a.family == family]
+        """The atoms of one family, in text order (a fresh list: callers consume it)."""
+        return list(self._families.get(family, ()))
+
+    @cached_property
+    def _families(self) -> dict[str, tuple[Atom, ...]]:
+        groups: dict[str, list[Atom]] = {}
+        for a in self.atoms:
+            groups.setdefault(a.family, []).append(a)
+        return {k: tuple(v) for k, v in groups.items()}
 
 
 @lru_cache(maxsize=16384)
