@@ -5,8 +5,9 @@ Three kinds, chosen by :func:`load_dataset` from the file:
 - **clause pairs**, JSON Lines (``.jsonl``): one ``{"id", "category", "label", "reference",
   "input", "note"?}`` object per line, ``label`` being ``conflict`` or ``consistent``;
 - **document pairs**, a YAML or JSON manifest with ``pairs: [{id, reference, input, expected,
-  consistent}]``; each expected finding gives a ``quote`` that must occur exactly once in the
-  input (deviation, added) or the reference (missing), and its span is computed from it;
+  consistent, max_findings?}]``; each expected finding gives a ``quote`` that must occur exactly
+  once in the input (deviation, added) or the reference (missing), and its span is computed from
+  it; ``consistent`` quotes (input side) must not be flagged; ``max_findings`` caps all findings;
 - **ContractNLI** (``dev.json`` / ``test.json`` of Koreeda & Manning 2021): the evidence spans of
   each annotation are the reference side, the hypothesis the input side; Contradiction is a
   conflict, Entailment consistent, NotMentioned is kept apart (no evidence to compare).
@@ -93,6 +94,7 @@ class DocumentPair:
     input: Path
     expected: list[ExpectedSpan]
     consistent: list[ExpectedSpan]
+    max_findings: int | None = None  # a target: at most this many findings of any kind
 
 
 @dataclass
@@ -310,7 +312,7 @@ def _document_pair(file: Path, index: int, entry: Any, skipped: list[str]) -> Do
     where = f"{file}: pairs[{index}]"
     if not isinstance(entry, dict):
         raise DatasetError(f"{where}: each pair must be a mapping with id, reference, input")
-    unknown = sorted(set(entry) - {"id", "reference", "input", "expected", "consistent", "note"})
+    unknown = sorted(set(entry) - {"id", "reference", "input", "expected", "consistent", "note", "max_findings"})
     if unknown:
         raise DatasetError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
     for key in ("id", "reference", "input"):
@@ -327,7 +329,10 @@ def _document_pair(file: Path, index: int, entry: Any, skipped: list[str]) -> Do
     texts = {side: _read_text(path) for side, path in paths.items()}
     expected = [_expected(where, i, e, texts) for i, e in enumerate(_list(entry, "expected", where))]
     consistent = [_consistent(where, i, e, texts) for i, e in enumerate(_list(entry, "consistent", where))]
-    return DocumentPair(entry["id"], paths["reference"], paths["input"], expected, consistent)
+    limit = entry.get("max_findings")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+        raise DatasetError(f"{where}: 'max_findings' must be a whole number >= 0")
+    return DocumentPair(entry["id"], paths["reference"], paths["input"], expected, consistent, limit)
 
 
 def _manifest_path(manifest: Path, text: str, where: str, side: str) -> Path | None:

@@ -199,6 +199,7 @@ def evaluate_document_pair(pair: DocumentPair, report: dict) -> dict:
         "missed": [expected[i]["quote"][:80] for i in range(len(expected)) if i not in matched["expected"]],
         "unexpected": [_finding_brief(findings[j]) for j in range(len(findings)) if j not in matched["findings"]],
         "consistent_flagged": [consistent[i]["quote"][:80] for i in metrics.flagged_consistent(consistent, findings)],
+        "max_findings": pair.max_findings,
         "summary": report.get("summary", {}),
     }
 

@@ -119,6 +119,46 @@ def failures_section(results: dict, limit: int = 40) -> str:
     return "\n".join(out)
 
 
+# The targets of issue 6 for a clause-pair set: recall per conflict category (context excepted:
+# contradictions that need knowledge) and false-positive rate per consistent category.
+MIN_RECALL = 0.95
+MAX_FPR = 0.05
+RECALL_EXEMPT = ("context",)
+
+
+def target_misses(run: dict) -> list[str]:
+    """Why a run misses its targets, one line per miss; empty when every target is met."""
+    misses = []
+    if run["kind"] == "clause-pairs":
+        for cat, v in run["categories"].items():
+            if v["metric"] == "recall" and cat not in RECALL_EXEMPT and v["value"] < MIN_RECALL:
+                misses.append(f"{cat}: recall {v['value']:.2f} < {MIN_RECALL} ({v['missed']} of {v['n']} missed)")
+            if v["metric"] == "fpr" and v["value"] > MAX_FPR:
+                misses.append(f"{cat}: false-positive rate {v['value']:.2f} > {MAX_FPR} ({v['flagged']} of {v['n']} flagged)")
+        return misses
+    for p in run["per_pair"]:
+        limit = p.get("max_findings")
+        if limit is not None and len(p["findings"]) > limit:
+            misses.append(f"{p['id']}: {len(p['findings'])} findings > {limit} allowed")
+        if p["missed"]:
+            misses.append(f"{p['id']}: {len(p['missed'])} of {len(p['expected'])} expected findings missed")
+    return misses
+
+
+def targets_section(results: dict) -> str:
+    """Target check per run: clause-pair categories, and document pairs' caps and expected findings."""
+    lines = [f"Clause pairs: recall >= {MIN_RECALL} per conflict category (except {', '.join(RECALL_EXEMPT)}), "
+             f"false-positive rate <= {MAX_FPR} per consistent category. Document pairs: every expected "
+             "finding found, and no more findings than the pair's `max_findings`. Issue 6 sets them for the "
+             "offline default on the report split and the corpus pairs; other rows are for reference.", ""]
+    for r in results["runs"]:
+        misses = target_misses(r)
+        status = "met" if not misses else f"missed ({len(misses)})"
+        lines.append(f"- **{r['config']} on {r['dataset']}**: {status}{' *(smoke)*' if r.get('smoke') else ''}")
+        lines.extend(f"  - {m}" for m in misses)
+    return "\n".join(lines)
+
+
 def render_markdown(results: dict, command: str, extra: str = "") -> str:
     """The whole bench.md: command, headline table, categories, documents, speed, failures."""
     parts = ["# conflictkit benchmark", "", "Produced by:", "", "```", command, "```", ""]
@@ -133,6 +173,7 @@ def render_markdown(results: dict, command: str, extra: str = "") -> str:
     if extra:
         parts += [extra, ""]
     parts += ["## Headline (at each config's thresholds)", "", headline_table(results), ""]
+    parts += ["## Targets", "", targets_section(results), ""]
     for name, info in results["datasets"].items():
         if info["kind"] == "clause-pairs":
             parts += [f"## Per category: {name}", "", "Recall for conflict categories, false-positive rate for consistent ones.", "",

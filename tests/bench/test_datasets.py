@@ -102,6 +102,7 @@ def test_document_pairs_spans_from_quotes(tmp_path):
          "unknown kind 'changed'"),
         ({"id": "d", "reference": "ref.md", "input": "inp.md", "bogus": 1}, "unknown key bogus"),
         ({"id": "d", "reference": "ref.md"}, "'input' must be a non-empty string"),
+        ({"id": "d", "reference": "ref.md", "input": "inp.md", "max_findings": -1}, "'max_findings' must be a whole number"),
     ],
 )
 def test_document_pairs_bad_manifest(tmp_path, pair, message):

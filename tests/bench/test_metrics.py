@@ -71,3 +71,19 @@ def test_match_findings_by_overlap_and_kind():
 def test_flagged_consistent():
     findings = [{"kind": "deviation", "input": {"start": 0, "end": 10}}]
     assert metrics.flagged_consistent([{"start": 5, "end": 6}, {"start": 10, "end": 12}], findings) == [0]
+
+
+def test_target_misses_lists_each_failing_category_and_pair():
+    from conflictkit.bench.report import target_misses
+
+    clause_run = {"kind": "clause-pairs", "categories": {
+        "negation": {"metric": "recall", "value": 0.9, "n": 10, "missed": 1},
+        "context": {"metric": "recall", "value": 0.1, "n": 10, "missed": 9},  # exempt
+        "paraphrase": {"metric": "fpr", "value": 0.1, "n": 10, "flagged": 1},
+        "format": {"metric": "fpr", "value": 0.0, "n": 10, "flagged": 0}}}
+    assert target_misses(clause_run) == ["negation: recall 0.90 < 0.95 (1 of 10 missed)",
+                                         "paraphrase: false-positive rate 0.10 > 0.05 (1 of 10 flagged)"]
+    doc_run = {"kind": "document-pairs", "per_pair": [
+        {"id": "dpa", "findings": [{}], "max_findings": 0, "missed": [], "expected": []},
+        {"id": "mnda", "findings": [{}], "max_findings": 2, "missed": ["upon written notice"], "expected": [{}, {}]}]}
+    assert target_misses(doc_run) == ["dpa: 1 findings > 0 allowed", "mnda: 1 of 2 expected findings missed"]
