@@ -125,12 +125,30 @@ def _closed(content: str) -> bool:
     return _CLOSED.search(content) is not None
 
 
-def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool) -> bool:
+@dataclass(frozen=True)
+class Layout:
+    """How a document breaks its lines: hard-wrapped at ``width`` columns, or one paragraph per line."""
+
+    wrapped: bool
+    width: int
+
+    @classmethod
+    def of(cls, lines: list[_Line]) -> Layout:
+        lengths = sorted(len(line.content) for line in lines if line.content)
+        if not lengths:
+            return cls(True, 80)
+        long_share = sum(1 for n in lengths if n > 100) / len(lengths)
+        return cls(long_share < 0.05, lengths[int(0.9 * (len(lengths) - 1))])
+
+
+def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, layout: Layout, para: bool) -> bool:
     """Whether ``line``, right under ``prev`` in the same paragraph, starts a new block.
 
-    ``first``: ``prev`` is the first line of its block (only then can it be a title line).
+    ``first``: ``prev`` is the first line of its block (only then can it be a title line);
+    ``para``: the block so far is an unnumbered paragraph.
     """
-    short_or_closed = len(prev.content) < SHORT_LINE or _closed(prev.content)
+    closed = _closed(prev.content)
+    short_or_closed = len(prev.content) < SHORT_LINE or closed
     if label is not None:
         if label.kind == "bullet":
             return True
@@ -139,7 +157,12 @@ def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool) ->
         return False
     if _FIELD.match(line.content) and (short_or_closed or _FIELD.match(prev.content)):
         return True
-    return first and is_title_line(prev.content) and not is_title_line(line.content)
+    if first and is_title_line(prev.content) and not is_title_line(line.content):
+        return True
+    if not layout.wrapped:  # one paragraph per line: a closed or short line ends its paragraph
+        return short_or_closed
+    # hard-wrapped: a closed line well short of the wrap width, or a first-line indent, starts a paragraph
+    return closed and (len(prev.content) < 0.6 * layout.width or (para and line.indent > prev.indent))
 
 
 def is_title_line(content: str) -> bool:
@@ -168,6 +191,7 @@ def scan(text: str, original: str | None = None, offsets: Sequence[int] | None =
     which is what nests markdown lists.
     """
     lines = _lines(text, original, offsets)
+    layout = Layout.of(lines)
     blocks: list[Block] = []
     current: Block | None = None
     prev: _Line | None = None
@@ -220,7 +244,7 @@ def scan(text: str, original: str | None = None, offsets: Sequence[int] | None =
             continue
         label, offset = label_of(content)
         if current is None or prev is None or current.kind != "para" and current.kind != "item" \
-                or _starts_block(prev, line, label, current.lines == 1):
+                or _starts_block(prev, line, label, current.lines == 1, layout, current.kind == "para"):
             close()
             kind = "item" if label is not None else "para"
             current = Block(line.content_start, end, line.content_start + offset, line.indent, kind, label)

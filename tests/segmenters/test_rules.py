@@ -402,3 +402,31 @@ def test_signature_block_ends_where_an_exhibit_starts():
     _, clauses = segment(text)
     assert [c.kind for c in clauses] == ["signature", "signature", "signature", "heading", "clause"]
     assert clauses[3].section == "Exhibit A"
+
+
+def test_one_paragraph_per_line_without_blank_lines():
+    paragraphs = [
+        "The Supplier shall deliver the Goods to the Customer's premises on the dates set out in the Order, "
+        "and shall bear all costs of carriage and insurance until delivery is complete.",
+        "Risk in the Goods passes to the Customer on delivery, and title passes when the Customer has paid "
+        "the price in full, including any interest that has accrued on late payment.",
+        "The Customer may reject any Goods that do not conform to the Order within fourteen (14) days after "
+        "delivery by giving written notice that describes the defect in reasonable detail.",
+    ]
+    document, clauses = segment("\n".join(paragraphs) + "\n")
+    assert [c.text for c in clauses] == paragraphs
+    assert_spans(document, clauses)
+
+
+def test_hard_wrapped_paragraphs_separated_by_a_short_closed_line_or_first_line_indent():
+    text = (
+        "The Supplier shall deliver the Goods to the premises of the Customer on the\n"
+        "dates set out in the Order.\n"
+        "Risk in the Goods passes to the Customer on delivery, and title passes when\n"
+        "the Customer has paid the price in full, including any accrued interest.\n"
+        "    The Customer may reject Goods that do not conform to the Order within\n"
+        "fourteen days after delivery.\n"
+    )
+    _, clauses = segment(text)
+    assert [c.text.split()[:3] for c in clauses] == [["The", "Supplier", "shall"], ["Risk", "in", "the"],
+                                                    ["The", "Customer", "may"]]
