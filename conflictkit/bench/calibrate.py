@@ -63,7 +63,7 @@ def clause_summary(pairs: list[ClausePair], judged: list[Judged], config: Config
     labels = _labels(pairs)
     out = metrics.clause_pair_metrics([p.category for p in pairs], labels, scores, config.thresholds.conflict)
     return {"n": len(pairs), **out["at_threshold"], "roc_auc": out["roc_auc"], "ece": out["ece"],
-            "categories": {c: v["value"] for c, v in out["categories"].items()}}
+            "categories": {c: {"metric": v["metric"], "n": v["n"], "value": v["value"]} for c, v in out["categories"].items()}}
 
 
 def _judge(config: Config, pairs: list[ClausePair], store: Store, progress: ProgressCallback, label: str):
@@ -179,8 +179,8 @@ def format_comparison(calibration: Calibration) -> str:
     b, a = calibration.before["clause_pairs"], calibration.after["clause_pairs"]
     lines.append(f"  clause pairs (n={b['n']}): " + ", ".join(
         f"{k} {_f(b[k])} -> {_f(a[k])}" for k in ("precision", "recall", "f1", "fpr")))
-    for cat in b["categories"]:
-        lines.append(f"    {cat:<14} {_f(b['categories'][cat])} -> {_f(a['categories'][cat])}")
+    for cat, v in b["categories"].items():
+        lines.append(f"    {cat:<14} {v['metric']:<6} (n={v['n']:>3}) {_f(v['value'])} -> {_f(a['categories'][cat]['value'])}")
     if "document_pairs" in calibration.before:
         bd, ad = calibration.before["document_pairs"], calibration.after["document_pairs"]
         lines.append("  document pairs: " + ", ".join(f"{k} {_f(bd[k])} -> {_f(ad[k])}" for k in ("recall", "precision", "f1")))
