@@ -28,6 +28,13 @@ _BOLD_LINE = re.compile(r"(?:\*\*|__)([^*_]+?)[.:]?(?:\*\*|__)[.:]?")
 _FRONT_MATTER_END = re.compile(r"(?:---|\.\.\.)[ ]*")
 _VERBS = MODALS | {"is", "are", "was", "were", "be", "has", "have", "does", "do"}
 SHORT_LINE = 45
+RUN_ON_LINE = 1000  # longer lines may be whole pages run together: look inside them for headings
+_RUN_ON_HEADING = re.compile(
+    r"(?<=[.;:!?\"')\]])[ ]+(?=(?:ARTICLE|Article)[ ]+(?:\d{1,3}|[IVXL]{1,6})\b)"  # ". ARTICLE 2 COMPLIANCE"
+    r"|(?:(?<=[.;:!?\"')\]])|(?<=[A-Z]{2}))[ ]+(?="
+    r"(?:(?:Section|SECTION|Article|ARTICLE)[ ]+)?(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.|[IVXL]{1,6}\.)[ ]+"
+    r"[A-Z][\w'&/-]*(?:[ ]+(?:[A-Z][\w'&/-]*|of|and|or|the|to|in|for|on|with|by|a|an)){0,7}[.:][ ])"
+)
 # A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv".
 PAGE_ARTEFACT = re.compile(r"(?i:page[ ]+)?[-(\[]?[ ]?(?:\d{1,4}|[ivxlc]{1,6})[ ]?[-)\]]?(?:[ ]+of[ ]+\d{1,4})?"
                            r"|(?i:page[ ]+\d{1,4}(?:[ ]+of[ ]+\d{1,4})?)")  # a hard-wrapped line is rarely shorter: a shorter line before a label ends its paragraph
@@ -87,11 +94,31 @@ def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None
             cs += skip
         if original is not None and offsets is not None and end > pos:
             indent = _indent_in_original(original, int(offsets[pos]))
-        out.append(_Line(pos, end, indent, cs, body.rstrip(" ")))
+        body = body.rstrip(" ")
+        if len(body) > RUN_ON_LINE:
+            out.extend(_split_run_on(cs, body, indent))
+        else:
+            out.append(_Line(pos, end, indent, cs, body))
         if nl < 0:
             break
         pos = nl + 1
     return out
+
+
+def _split_run_on(start: int, content: str, indent: int) -> list[_Line]:
+    """Cut a run-on line (a whole page flattened by a converter) before each numbered heading in it.
+
+    Only a label right after a sentence end and followed by a capitalised run-in title counts
+    (". 3.2. Mutual Representations. Each party..."), never "(a)" inside a sentence or "Section 3.2"
+    in a cross-reference.
+    """
+    cuts = [m.end() for m in _RUN_ON_HEADING.finditer(content)]
+    pieces: list[_Line] = []
+    for a, b in zip([0, *cuts], [*cuts, len(content)], strict=True):
+        piece = content[a:b].rstrip(" ")
+        if piece:
+            pieces.append(_Line(start + a, start + a + len(piece), indent if a == 0 else 0, start + a, piece))
+    return pieces
 
 
 def _front_matter_end(lines: list[_Line]) -> int:

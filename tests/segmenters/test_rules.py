@@ -430,3 +430,16 @@ def test_hard_wrapped_paragraphs_separated_by_a_short_closed_line_or_first_line_
     _, clauses = segment(text)
     assert [c.text.split()[:3] for c in clauses] == [["The", "Supplier", "shall"], ["Risk", "in", "the"],
                                                     ["The", "Customer", "may"]]
+
+
+def test_run_on_pages_are_cut_before_numbered_headings_only():
+    filler = "The Licensee shall comply with the quality standards set by the Licensor (a) in writing; and (b) in time. " * 6
+    text = (f"ARTICLE 1 LICENSE GRANT 1.1. License. {filler}1.2. Licensor's Use. {filler}"
+            f"as described in Section 1.1. Fees are due. ARTICLE 2 COMPLIANCE 2.1. Quality Control. {filler}\n")
+    document, clauses = segment(text)
+    assert_spans(document, clauses)
+    assert [(c.section, c.kind) for c in clauses] == [
+        ("Article 1", "heading"), ("1.1", "clause"), ("1.2", "clause"), ("Article 2", "heading"), ("2.1", "clause"),
+    ]
+    assert "as described in Section 1.1. Fees are due." in clauses[2].text  # a cross-reference is not a heading
+    assert clauses[2].text.count("(a) in writing") == 6  # inline enumerations stay in their sentence
