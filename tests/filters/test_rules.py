@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from conflictkit.filters.rules import RulesFilter, blank_form_field
@@ -124,3 +126,19 @@ def test_on_a_segmented_cover_page():
 @pytest.mark.parametrize("text", ["Ladies and Gentlemen:", "If to the Company:", "Dear Sirs:"])
 def test_salutations_and_lead_ins_are_not_blank_fields(text):
     assert not blank_form_field(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["Name: ", "____", "[insert date]", "Page 2 of 9", "\n\n", "\n", "1. ", "(a) ",
+                                 '"Fee" means ', "shall pay", "Table of Contents", " .... 4", "By:", "{x}", "# "])
+                | st.text(max_size=10), max_size=40))
+def test_any_clauses_get_one_reason_each_and_definitions_none(pieces):
+    clauses = RulesSegmenter().segment(document_from_text("".join(pieces)))
+    reasons = RulesFilter().flag(clauses)
+    assert len(reasons) == len(clauses)
+    for c, reason in zip(clauses, reasons, strict=True):
+        assert reason is None or isinstance(reason, str) and reason
+        if c.kind == "definition":
+            assert reason is None
+        if c.kind in ("heading", "signature"):
+            assert reason == c.kind

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from conflictkit.loaders import document_from_text
@@ -443,3 +445,19 @@ def test_run_on_pages_are_cut_before_numbered_headings_only():
     ]
     assert "as described in Section 1.1. Fees are due." in clauses[2].text  # a cross-reference is not a heading
     assert clauses[2].text.count("(a) in writing") == 6  # inline enumerations stay in their sentence
+
+
+_PIECES = ["1. ", "1.1 ", "(a) ", "(iv) ", "a) ", "- ", "* ", "# ", "## ", "**", "__", "Section 4. ", "ARTICLE IV ",
+           "§ 2 ", '"Term" means ', "By: ", "____", "| ", " |", "---", "===", "<span class=\"x\">", "</span>",
+           "[link](http://x)", "[●]", "{field}", "IN WITNESS WHEREOF", "Payment. ", "shall pay", "THE FEES ",
+           "\n", "\n\n", "\r\n", "\u00a0", "\t", "    ", "\u201c", "\u201d", "\u00ad", "\u200b", "é", "12", "x" * 30]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=8), max_size=60))
+def test_any_text_segments_with_exact_spans(pieces):
+    document, clauses = segment("".join(pieces))
+    assert_spans(document, clauses)
+    assert all(c.text for c in clauses)
+    parents = {c.id for c in clauses}
+    assert all(c.parent is None or c.parent in parents for c in clauses)
