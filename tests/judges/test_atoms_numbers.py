@@ -164,3 +164,21 @@ def test_a_dropped_amount_is_a_difference():
     diffs = compare(extract("Supplier shall pay liquidated damages of $2,000 per day of delay."),
                     extract("Supplier shall pay liquidated damages for each day of delay."))
     assert any(d.type == "number" and d.reference == "$2,000 per day" and d.input is None for d in diffs)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [("quarterly", "once per quarter", True), ("annually", "once a year", True), ("every month", "monthly", True),
+     ("twice a year", "semi-annually", True), ("twice a year", "annually", False), ("weekly", "daily", False)],
+)
+def test_frequencies(a, b, same):
+    assert (keys(f"Provider shall report {a}.") == keys(f"Provider shall report {b}.")) is same
+    assert keys(f"Provider shall report {a}.")
+
+
+def test_currencies_named_without_an_amount():
+    j = judged("All payments under this Agreement shall be made in euros.",
+               "All payments under this Agreement shall be made in US dollars.")
+    assert j.p_conflict >= 0.7 and any(r.type == "number" for r in j.reasons)
+    j = judged("All payments shall be made in euros.", "All payments must be made in EUR.")
+    assert j.p_conflict < 0.5

@@ -57,13 +57,13 @@ def compare(ref: ClauseAtoms, inp: ClauseAtoms) -> list[Difference]:
     """Every typed difference between the atoms of a reference clause and an input clause."""
     diffs: list[Difference] = []
     negative_left = _compare_modality(ref, inp, diffs)
-    swapped = _compare_negation(ref, inp, diffs, negative_left)
+    _compare_negation(ref, inp, diffs, negative_left)
     _compare_parties(ref, inp, diffs)
     _compare_numbers(ref, inp, diffs)
     _compare_dates(ref, inp, diffs)
     _compare_places(ref, inp, diffs)
     for family in ("qualifier", "exception", "scope"):
-        _compare_words(ref, inp, family, diffs, swapped if family == "exception" else (0, 0))
+        _compare_words(ref, inp, family, diffs)
     return diffs
 
 
@@ -113,8 +113,7 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
     return sum(a.key in _NEGATIVE for a in left_r), sum(b.key in _NEGATIVE for b in left_i)
 
 
-def _compare_negation(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference],
-                      negative_left: tuple[int, int]) -> tuple[int, int]:
+def _compare_negation(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], negative_left: tuple[int, int]) -> None:
     """Free negations: a net difference in their count is a reversed meaning, unless a negative
     modal on the other side says the same thing ("is not liable" == "shall not be liable")."""
     r, i = ref.of("negation"), inp.of("negation")
@@ -122,20 +121,10 @@ def _compare_negation(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
     _take(r, i, lambda a, b: True)
     r = r[negative_left[1]:]
     i = i[negative_left[0]:]
-    # "through no fault of X" == "other than through X's fault": a negation on one side may be an
-    # exception ("only" / "other than") on the other; each such exception cancels one negation.
-    extra_only = _only(inp) - _only(ref)
-    used_r, used_i = min(len(r), max(0, extra_only)), min(len(i), max(0, -extra_only))
-    r, i = r[used_r:], i[used_i:]
     for a in r:
         diffs.append(Difference("negation", "negation", a.text, _find_anchor(inp.text, a.anchor), "negation only in the reference"))
     for b in i:
         diffs.append(Difference("negation", "negation", _find_anchor(ref.text, b.anchor), b.text, "negation only in the input"))
-    return used_r, used_i
-
-
-def _only(clause: ClauseAtoms) -> int:
-    return sum(a.key == "only" for a in clause.of("exception"))
 
 
 def _find_anchor(text: str, anchor: str) -> str | None:
@@ -185,8 +174,6 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
                                         f"{what} changed: {x or 'none'} -> {y or 'none'}"))
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
-    for a, b in _take(r, i, lambda a, b: True):
-        diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} -> {b.group}"))
     for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", "number_presence", a.text, None, f"{a.group} only in the reference"))
     for b in _absent(i, ref, "number"):
@@ -222,14 +209,9 @@ def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference])
         diffs.append(Difference("forum", "forum", a.text, b.text, f"{a.key} -> {b.key}"))
 
 
-def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference],
-                   swapped: tuple[int, int] = (0, 0)) -> None:
-    """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms.
-    ``swapped`` counts the "only" exceptions of the input and of the reference that already
-    cancelled a negation of the other side."""
+def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:
+    """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms."""
     r, i = ref.of(family), inp.of(family)
-    i = _drop_only(i, swapped[0])
-    r = _drop_only(r, swapped[1])
     _take(r, i, lambda a, b: a.key == b.key and a.group == b.group)
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         weight = "quantity" if a.group == "quantity" else ("qualifier" if family == "qualifier" else family)
@@ -246,15 +228,6 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
             quote, other_quote = _with_head(here.text, a, other.text)
             ref_q, inp_q = (quote, other_quote) if side == "reference" else (other_quote, quote)
             diffs.append(Difference(family, weight, ref_q, inp_q, f"{a.key!r} only in the {side}"))
-
-
-def _drop_only(atoms: list[Atom], n: int) -> list[Atom]:
-    out = list(atoms)
-    for _ in range(n):
-        k = next((k for k, a in enumerate(out) if a.key == "only"), None)
-        if k is not None:
-            out.pop(k)
-    return out
 
 
 def _presence_weight(family: str, group: str) -> str | None:

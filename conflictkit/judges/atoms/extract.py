@@ -13,7 +13,12 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from conflictkit.judges.atoms.modal import extract_modal_and_negation
-from conflictkit.judges.atoms.numbers import extract_dates, extract_numbers
+from conflictkit.judges.atoms.numbers import (
+    extract_currencies,
+    extract_dates,
+    extract_frequencies,
+    extract_numbers,
+)
 from conflictkit.judges.atoms.phrases import extract_idioms, extract_phrases
 from conflictkit.judges.atoms.places import extract_places
 from conflictkit.judges.atoms.text import Atom, Mask, content_stems, lowered
@@ -47,6 +52,8 @@ def extract(text: str) -> ClauseAtoms:
     atoms: list[Atom] = []
     atoms += extract_dates(text, low, mask)
     atoms += extract_numbers(text, low, mask)
+    atoms += extract_frequencies(text, low, mask)
+    atoms += extract_currencies(text, low, mask)
     atoms += extract_idioms(text, low, mask)
     atoms += extract_places(text, low, mask)
     atoms += extract_modal_and_negation(text, low, mask)
@@ -62,22 +69,29 @@ def _restrictive_exceptions(atoms: list[Atom], low: str) -> list[Atom]:
     clause and its paraphrase in the other style compare equal, while dropping the exception
     (or the negation) still changes the atoms. Only a sentence with exactly one negative and
     one exception is rewritten: with more, which negation the exception limits is ambiguous.
+    "shall not assign without consent" is read as "may assign only with consent" likewise.
     """
     out: list[Atom | None] = list(atoms)
-    for k, exc in enumerate(out):
-        if exc is None or exc.family != "exception" or exc.group != "exception":
-            continue
-        start = max(low.rfind(c, 0, exc.start) for c in ".;") + 1
-        end = min([e for e in (low.find(c, exc.end) for c in ".;") if e >= 0] or [len(low)])
-        same_sentence = [n for n, a in enumerate(out) if a is not None and start <= a.start < end]
-        negatives = [n for n in same_sentence if _negative(out[n], low)]
-        exceptions = [n for n in same_sentence if out[n].family == "exception" and out[n].group == "exception"]
-        if len(negatives) != 1 or len(exceptions) != 1:
-            continue
-        neg = out[negatives[0]]
-        out[negatives[0]] = replace(neg, key="permission") if neg.family == "modality" else None
-        out[k] = replace(exc, group="only", key="only")
+    for sentence in _SENTENCE.finditer(low):
+        _rewrite_sentence(out, sentence.start(), sentence.end(), low)
     return [a for a in out if a is not None]
+
+
+_SENTENCE = re.compile(r"(?:[^.;]|\.(?=[\w$]))+")  # "1.5%" and "U.S." do not end a sentence
+
+
+def _rewrite_sentence(out: list[Atom | None], start: int, end: int, low: str) -> None:
+    """In one sentence with exactly one negative and one exception ("except", "unless", "other
+    than", or a "without" limiting the negative), make the negative positive and the exception "only"."""
+    here = [n for n, a in enumerate(out) if a is not None and start <= a.start < end]
+    limits = [n for n in here if (out[n].family == "exception" and out[n].group == "exception")
+              or (out[n].family == "negation" and out[n].attr("negator") == "without")]
+    negatives = [n for n in here if n not in limits and _negative(out[n], low)]
+    if len(negatives) != 1 or len(limits) != 1:
+        return
+    neg, limit = out[negatives[0]], out[limits[0]]
+    out[negatives[0]] = replace(neg, key="permission") if neg.family == "modality" else None
+    out[limits[0]] = replace(limit, family="exception", group="only", key="only")
 
 
 _SUBORDINATE = re.compile(r"\b(?:that|which|who|whom|if|when|where|whether|unless)\b[^,;]*$")

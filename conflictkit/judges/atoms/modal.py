@@ -19,8 +19,8 @@ or the agent of a passive ("shall be paid by Customer"). Free negations ("is not
 
 from __future__ import annotations
 
-from conflictkit.judges.atoms.parties import PartyMention, find_parties
-from conflictkit.judges.atoms.text import Atom, Mask, Token, stem, tokenize
+from conflictkit.judges.atoms.parties import find_parties
+from conflictkit.judges.atoms.text import Atom, Mask, stem, tokenize
 from conflictkit.lexicon import NEGATORS
 
 _AUX = {"shall": "obligation", "must": "obligation", "will": "obligation", "may": "permission", "can": "permission",
@@ -35,7 +35,8 @@ _PREDICATES = {
     "prohibited": "prohibited", "forbidden": "prohibited", "barred": "prohibited", "precluded": "prohibited",
     "expected": "recommendation", "encouraged": "recommendation",
 }
-_PREDICATE_LINK = {"to", "for", "from"}
+# "free to act" is a permission, "free from defects" is not; "prohibited from acting" is a prohibition.
+_PREDICATE_LINK = {"duty": {"to"}, "permission": {"to"}, "prohibited": {"from", "to"}, "recommendation": {"to"}}
 _NOUNS = {"right": "permission", "obligation": "duty", "duty": "duty", "option": "permission"}
 _VERB_HEADS = {"agree": "obligation", "agrees": "obligation", "undertake": "obligation", "undertakes": "obligation",
                "covenant": "obligation", "covenants": "obligation", "commits": "obligation"}
@@ -129,7 +130,7 @@ class _Scanner:
     def _predicate(self, j: int) -> tuple[str, int]:
         """A predicate after be/have: "required to", "entitled to", "no obligation to", "the right to"."""
         w = self.word(j)
-        if w in _PREDICATES and self.word(j + 1) in _PREDICATE_LINK:
+        if w in _PREDICATES and self.word(j + 1) in _PREDICATE_LINK[_PREDICATES[w]]:
             return _PREDICATES[w], j + 2
         if w in ("under",) and self.word(j + 1) in ("no", "an", "any") and self.word(j + 2) in _NOUNS:
             return ("duty!" if self.word(j + 1) == "no" else "duty"), j + 3
@@ -250,5 +251,3 @@ def extract_modal_and_negation(text: str, low: str, mask: Mask) -> list[Atom]:
               if p.side != "both"]
     return atoms
 
-
-__all__ = ["extract_modal_and_negation", "PartyMention", "Token"]

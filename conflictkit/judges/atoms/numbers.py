@@ -142,6 +142,67 @@ def _claim(mask: Mask, start: int, end: int) -> bool:
     return True
 
 
+_PERIODS = {"day": "day", "daily": "day", "week": "week", "weekly": "week", "month": "month", "monthly": "month",
+            "quarter": "quarter", "quarterly": "quarter", "year": "year", "annum": "year", "annually": "year",
+            "yearly": "year", "annual": "year", "calendar year": "year", "calendar month": "month", "hour": "hour",
+            "hourly": "hour", "semi-annually": "half-year", "semiannually": "half-year", "biweekly": "2 weeks",
+            "fortnightly": "2 weeks"}
+_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+_PER_YEAR = {"hour": 8760, "day": 365, "week": 52, "2 weeks": 26, "month": 12, "quarter": 4, "half-year": 2, "year": 1}
+_FREQUENCY = re.compile(
+    r"\b(?:(?P<times>once|twice|thrice|(?P<n>\w+)\s+(?:\(\d+\)\s+)?times)\s+(?:a|an|per|each|every|in\s+any)\s+"
+    r"(?P<per>calendar\s+year|calendar\s+month|day|week|month|quarter|year|annum|hour)"
+    r"|(?P<adv>daily|weekly|monthly|quarterly|annually|yearly|hourly|semi-?annually|biweekly|fortnightly)"
+    r"|(?:each|every|per)\s+(?P<every>day|week|month|quarter|year|hour|calendar\s+year|calendar\s+month))\b"
+)
+_CURRENCY_WORDS = re.compile(
+    r"\b(?P<c>(?:u\.?s\.?\s|united\s+states\s)dollars?|euros?|pounds?\s+sterling|sterling|usd|eur|gbp|"
+    r"canadian\s+dollars?|australian\s+dollars?|swiss\s+francs?|yen)\b"
+)
+_CURRENCY_CODES = {"euro": "EUR", "pound": "GBP", "sterling": "GBP", "usd": "USD", "eur": "EUR", "gbp": "GBP",
+                   "canadian": "CAD", "australian": "AUD", "swiss": "CHF", "yen": "JPY"}
+
+
+def extract_frequencies(text: str, low: str, mask: Mask) -> list[Atom]:
+    """How often: "quarterly" == "once per quarter" == "every quarter"; "twice a year" != "annually"."""
+    atoms = []
+    for m in _FREQUENCY.finditer(low):
+        if not mask.free(m.start(), m.end()):
+            continue
+        if m.group("times"):
+            times = _TIMES.get(m.group("times")) or words_to_number(m.group("n") or "") or _safe_int(m.group("n"))
+            if not times:
+                continue
+            count, period = times, _PERIODS[re.sub(r"\s+", " ", m.group("per"))]
+        elif m.group("adv"):
+            count, period = 1, _PERIODS[m.group("adv").replace("semi-annually", "semiannually")]
+        else:
+            count, period = 1, _PERIODS[re.sub(r"\s+", " ", m.group("every"))]
+        mask.take(m.start(), m.end())
+        per_year = count * _PER_YEAR[period]  # "twice a year" == "semi-annually"
+        atoms.append(Atom("number", "frequency", f"frequency:{_fmt(per_year)}/year", text[m.start():m.end()],
+                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
+def _safe_int(s: str | None) -> float | None:
+    return float(s) if s and s.isdigit() else None
+
+
+def extract_currencies(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Currencies named without an amount ("payable in euros"); run after amounts have claimed theirs."""
+    atoms = []
+    for m in _CURRENCY_WORDS.finditer(low):
+        if not mask.free(m.start(), m.end()):
+            continue
+        word = m.group("c")
+        code = next((c for k, c in _CURRENCY_CODES.items() if word.startswith(k)), "USD")
+        mask.take(m.start(), m.end())
+        atoms.append(Atom("number", "currency", f"currency:{code}", text[m.start():m.end()], m.start(), m.end(),
+                          attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
 def extract_dates(text: str, low: str, mask: Mask) -> list[Atom]:
     """Calendar dates in any common format, normalized to ISO (year-month-day, or a prefix of it)."""
     atoms: list[Atom] = []

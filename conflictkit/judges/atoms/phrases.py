@@ -58,7 +58,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bgood\s+faith\b", "qualifier", "good faith", "good faith"),
     (r"\bprior\b(?!\s+to\b)|\bin\s+advance\b(?!\s+of\b)|\badvance\b(?=\s+(?:written\s+)?(?:notice|consent|approval))",
      "qualifier", "prior", "prior"),
-    (r"\bwritten\b|\bin\s+writing\b", "qualifier", "written", "written"),
+    (r"\bwritten\b|\bin\s+(?:a\s+)?writing\b", "qualifier", "written", "written"),
     (r"\breasonabl[ey]\b", "qualifier", "reasonable", "reasonable"),
     (r"\bmaterial(?:ly)?\b|\bsubstantial(?:ly)?\b", "qualifier", "material", "material"),
     (r"\bpromptly\b|\bprompt\b", "qualifier", "timing", "promptly"),
