@@ -16,6 +16,7 @@ import platform
 import resource
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 from conflictkit.filters.rules import RulesFilter
@@ -43,7 +44,7 @@ def build(megabytes: float, files: list[Path]) -> str:
 
 
 def best_of(repeat: int, fn):
-    """(best wall seconds, best CPU seconds of this process, result): CPU time is what a shared machine distorts least."""
+    """(best wall seconds, best CPU seconds, result): CPU time is what a shared machine distorts least."""
     best, best_cpu, result = float("inf"), float("inf"), None
     for _ in range(repeat):
         t0, c0 = time.perf_counter(), time.process_time()
@@ -66,9 +67,9 @@ def main() -> None:
     print("|---:|---:|---:|---:|---:|---:|")
     for size in (float(s) for s in args.sizes.split(",")):
         text = build(size, files)
-        t_load, _, document = best_of(args.repeat, lambda: document_from_text(text))
-        t_seg, c_seg, clauses = best_of(args.repeat, lambda: segmenter.segment(document))
-        t_filter, c_filter, _ = best_of(args.repeat, lambda: filt.flag(clauses))
+        t_load, _, document = best_of(args.repeat, partial(document_from_text, text))
+        t_seg, c_seg, clauses = best_of(args.repeat, partial(segmenter.segment, document))
+        t_filter, c_filter, _ = best_of(args.repeat, partial(filt.flag, clauses))
         mb = len(text.encode()) / 1e6
         print(f"| {mb:.1f} MB | {len(clauses):,} | {t_load:.2f} | {t_seg:.2f} ({c_seg:.2f}) "
               f"| {t_filter:.2f} ({c_filter:.2f}) | {mb / c_seg:.2f} |")

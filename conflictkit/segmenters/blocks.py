@@ -27,7 +27,7 @@ _CLOSED = re.compile(r"(?:[.:;!?]|[.:;!?][\"')\]]|[;,][ ]+(?:and|or|and/or))$")
 _BOLD_LINE = re.compile(r"(?:\*\*|__)([^*_]+?)[.:]?(?:\*\*|__)[.:]?")
 _FRONT_MATTER_END = re.compile(r"(?:---|\.\.\.)[ ]*")
 _VERBS = MODALS | {"is", "are", "was", "were", "be", "has", "have", "does", "do"}
-SHORT_LINE = 45
+SHORT_LINE = 45  # a hard-wrapped line is rarely shorter: a shorter line before a label ends its paragraph
 RUN_ON_LINE = 1000  # longer lines may be whole pages run together: look inside them for headings
 _RUN_ON_HEADING = re.compile(
     r"(?<=[.;:!?\"')\]])[ ]+(?=(?:ARTICLE|Article)[ ]+(?:\d{1,3}|[IVXL]{1,6})\b)"  # ". ARTICLE 2 COMPLIANCE"
@@ -37,7 +37,7 @@ _RUN_ON_HEADING = re.compile(
 )
 # A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv".
 PAGE_ARTEFACT = re.compile(r"(?i:page[ ]+)?[-(\[]?[ ]?(?:\d{1,4}|[ivxlc]{1,6})[ ]?[-)\]]?(?:[ ]+of[ ]+\d{1,4})?"
-                           r"|(?i:page[ ]+\d{1,4}(?:[ ]+of[ ]+\d{1,4})?)")  # a hard-wrapped line is rarely shorter: a shorter line before a label ends its paragraph
+                           r"|(?i:page[ ]+\d{1,4}(?:[ ]+of[ ]+\d{1,4})?)")
 
 
 @dataclass

@@ -15,7 +15,8 @@ _SMALL_WORDS = frozenset({"a", "an", "and", "or", "of", "the", "to", "for", "in"
 _VERBS = MODALS | {"is", "are", "was", "were", "be", "been", "has", "have", "does", "do", "means", "mean"}
 _TITLE_END = re.compile(r"[.:]\s+|\s+[-–]\s+")
 _TERM = r"\"(?P<q>[^\"]{1,80})\"|'(?P<s>[^']{1,80})'"
-_DEFINING = (r"(?:shall\s+|will\s+)?(?:means?|has\s+the\s+meanings?|have\s+the\s+meanings?|shall\s+have\s+the\s+meanings?"
+_DEFINING = (r"(?:shall\s+|will\s+)?(?:means?|has\s+the\s+meanings?|have\s+the\s+meanings?"
+             r"|shall\s+have\s+the\s+meanings?"
              r"|refers?\s+to|is\s+defined\s+(?:as|in)|are\s+defined\s+(?:as|in)|shall\s+(?:include|refer\s+to))\b")
 # "Affiliate" means ... / "Affiliate" of a party means ... / "X" (or "Y") shall mean ...
 _QUOTED_DEFINITION = re.compile(rf"^(?:{_TERM})(?:\s*\([^)]{{0,80}}\))?[^.;:\"]{{0,60}}?[,:]?\s+{_DEFINING}")
@@ -37,7 +38,8 @@ _SIGNATURE_OPENER = re.compile(r"^(?:by|signature|signed|sign|/s/)\s*(?::|$)|^_{
 _SIGNATURE_FIELD = re.compile(r"^(?:by|name|print(?:ed)?\s+name|title|its|date|dated|signature|signed|email|e-mail|"
                               r"address|notice\s+address|company|witness|authori[sz]ed\s+signatory|position)"
                               r"\s*(?::|$|\|)", re.IGNORECASE)
-_BOILERPLATE = re.compile(r"^\[?\(?(?:the\s+)?(?:remainder\s+of\s+(?:this\s+)?page\s+(?:is\s+)?intentionally\s+(?:left\s+)?"
+_BOILERPLATE = re.compile(r"^\[?\(?(?:the\s+)?(?:remainder\s+of\s+(?:this\s+)?page\s+(?:is\s+)?intentionally\s+"
+                          r"(?:left\s+)?"
                           r"blank|(?:this\s+)?page\s+(?:is\s+)?intentionally\s+(?:left\s+)?blank|signature\s+pages?\s+"
                           r"follows?|\[?signature\s+page\s+to\b)", re.IGNORECASE)
 

@@ -101,7 +101,7 @@ NESTED_LISTS = """\
 
 1. <span class="header_2" id="1">Service</span>
     1. <span class="header_3" id="1.1">Access and Use.</span>  Customer may access and use the Cloud Service.
-    2. <span class="header_3" id="1.2">Support.</span>  Provider will provide <span class="keyterms_link">Technical Support</span>.
+    2. <span class="header_3" id="1.2">Support.</span>  Provider gives <span class="kt">Technical Support</span>.
 2. <span class="header_2" id="2">Restrictions</span>
     1. <span class="header_3" id="2.1">Restrictions on Customer.</span>
 \t\ta. Customer will not reverse engineer the Product.
@@ -219,7 +219,8 @@ def test_plain_text_articles_sections_and_signatures():
 
 def test_crlf_nbsp_and_curly_quotes_keep_spans_exact():
     fancy = MARKDOWN.replace("\n", "\r\n").replace('"Affiliate"', "\u201cAffiliate\u201d")
-    fancy = fancy.replace("all invoices within", "all\u00a0invoices  within").replace("Customer shall pay:", "Customer\tshall pay:")
+    fancy = fancy.replace("all invoices within", "all\u00a0invoices  within")
+    fancy = fancy.replace("Customer shall pay:", "Customer\tshall pay:")
     document, clauses = segment(fancy)
     assert_spans(document, clauses)
     _, plain = segment(MARKDOWN)
@@ -238,7 +239,7 @@ def test_nested_markdown_lists_with_html_compose_sections():
         ("2.1(a)", "clause"), ("2.1(b)", "clause"), ("2.2", "clause"),
     ]
     support = find(clauses, "Support.")
-    assert support.text == "Support. Provider will provide Technical Support."  # tags gone, words kept
+    assert support.text == "Support. Provider gives Technical Support."  # tags gone, words kept
     assert support.heading == "Support" and support.parent == find(clauses, "Service").id
     assert find(clauses, "Customer will not resell").parent == find(clauses, "Restrictions on Customer").id
 
@@ -275,10 +276,12 @@ def test_hard_wrapped_paragraph_joins_and_long_paragraph_stays_whole():
 
 
 def test_bold_titles_without_numbers_and_title_only_items():
-    _, clauses = segment("**Payment.** Customer shall pay on time.\n\n**5. Data**.\n\n**5.1. Use**. Provider uses data.\n")
+    text = "**Payment.** Customer shall pay on time.\n\n**5. Data**.\n\n**5.1. Use**. Provider uses data.\n"
+    _, clauses = segment(text)
     assert (clauses[0].heading, clauses[0].section, clauses[0].kind) == ("Payment", None, "clause")
     assert (clauses[1].kind, clauses[1].section, clauses[1].heading) == ("heading", "5", "Data")
-    assert (clauses[2].section, clauses[2].parent, clauses[2].text) == ("5.1", clauses[1].id, "Use. Provider uses data.")
+    assert (clauses[2].section, clauses[2].parent) == ("5.1", clauses[1].id)
+    assert clauses[2].text == "Use. Provider uses data."
 
 
 def test_label_alone_on_its_line_numbers_the_next_paragraph():
@@ -435,7 +438,7 @@ def test_hard_wrapped_paragraphs_separated_by_a_short_closed_line_or_first_line_
 
 
 def test_run_on_pages_are_cut_before_numbered_headings_only():
-    filler = "The Licensee shall comply with the quality standards set by the Licensor (a) in writing; and (b) in time. " * 6
+    filler = "The Licensee shall meet the standards set by the Licensor (a) in writing; and (b) in time. " * 6
     text = (f"ARTICLE 1 LICENSE GRANT 1.1. License. {filler}1.2. Licensor's Use. {filler}"
             f"as described in Section 1.1. Fees are due. ARTICLE 2 COMPLIANCE 2.1. Quality Control. {filler}\n")
     document, clauses = segment(text)
