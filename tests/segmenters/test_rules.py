@@ -350,6 +350,7 @@ def _corpus_files() -> list[Path]:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 def test_corpus_spans_and_clause_counts():
     files = _corpus_files()
@@ -456,7 +457,7 @@ _PIECES = ["1. ", "1.1 ", "(a) ", "(iv) ", "a) ", "- ", "* ", "# ", "## ", "**",
            "\n", "\n\n", "\r\n", "\u00a0", "\t", "    ", "\u201c", "\u201d", "\u00ad", "\u200b", "é", "12", "x" * 30]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=8), max_size=60))
 def test_any_text_segments_with_exact_spans(pieces):
     document, clauses = segment("".join(pieces))
