@@ -31,7 +31,8 @@ class Verification(BaseModel):
 
     ``start``/``end`` are the cited offsets, or where the quote was found when none were cited and
     it occurs once. ``found_at`` lists where the quote occurs (for ``offset_mismatch`` and
-    ``ambiguous``); ``near_miss`` holds the passage that differs from a ``not_found`` quote only
+    ``ambiguous``) and ``occurrences`` how often (a quote grounded at its cited offsets is not
+    searched for elsewhere: 1); ``near_miss`` holds the passage that differs from a ``not_found`` quote only
     in meaning-bearing words, with those changes (``a`` is the document, ``b`` the quote).
     """
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conflictkit.grounding import Verifier
+from conflictkit.grounding import Verifier, material_difference, redline, tokenize
 from conflictkit.lexicon import NEGATORS
 from conflictkit.normalize import normalize
 
@@ -67,6 +67,7 @@ def test_noisy_quote_is_grounded_at_its_original_offsets(sources, data, rng):
     check_found(source.verifier.verify(quote), start, end)
 
 
+@pytest.mark.slow  # normalizes a whole document per example
 @SETTINGS
 @given(data=st.data(), rng=st.randoms(use_true_random=False))
 def test_quote_is_grounded_in_a_noisy_document_at_the_shifted_offsets(sources, data, rng):
@@ -89,14 +90,20 @@ def _near_miss_names(result, token: str, side: str) -> bool:
         c.kind == "negator" and getattr(c, f"{side}_text").lower() == token.lower() for c in near.changes)
 
 
+@pytest.fixture(scope="module")
+def negated(sources) -> list[tuple]:
+    """Clauses with a negator strictly inside them (dropping one at an edge leaves a true quote)."""
+    found = [(s, a, b) for s in sources for a, b in s.spans
+             if any(0 < m.start() and m.end() < b - a - 1 for m in NEGATOR_WORD.finditer(s.text[a:b]))]
+    if not found:
+        pytest.skip("no clause with a negator inside it")
+    return found
+
+
 @SETTINGS
 @given(data=st.data(), rng=st.randoms(use_true_random=False))
-def test_dropping_a_negator_is_never_grounded(sources, data, rng):
-    with_negator = [(s, a, b) for s in sources for a, b in s.spans
-                    if any(0 < m.start() and m.end() < b - a - 1 for m in NEGATOR_WORD.finditer(s.text[a:b]))]
-    if not with_negator:
-        pytest.skip("no clause with a negator inside it")
-    source, start, end = data.draw(st.sampled_from(with_negator))
+def test_dropping_a_negator_is_never_grounded(negated, data, rng):
+    source, start, end = data.draw(st.sampled_from(negated))
     clause = source.text[start:end]
     inner = [m for m in NEGATOR_WORD.finditer(clause) if 0 < m.start() and m.end() < len(clause) - 1]
     m = data.draw(st.sampled_from(inner))
@@ -121,3 +128,33 @@ def test_adding_a_negator_is_never_grounded(sources, data, rng):
     for result in (source.verifier.verify(quote, start=start, end=end), source.verifier.verify(quote)):
         assert result.status == "not_found", result.detail
         assert _near_miss_names(result, negator, "b"), result.detail
+
+
+@SETTINGS
+@given(data=st.data(), rng=st.randoms(use_true_random=False))
+def test_typographic_noise_is_never_a_difference_or_a_redline_op(sources, data, rng):
+    source, start, end = pick(sources, data)
+    clause = source.text[start:end]
+    noisy = add_noise(clause, rng)
+    assert not material_difference(clause, noisy).differs
+    assert not redline(noisy, clause).changed
+
+
+@SETTINGS
+@given(data=st.data(), rng=st.randoms(use_true_random=False))
+def test_redline_ops_rebuild_both_texts_and_point_into_them(sources, data, rng):
+    (sa, a0, a1), (sb, b0, b1) = pick(sources, data), pick(sources, data)
+    a, b = add_noise(sa.text[a0:a1], rng), sb.text[b0:b1]
+    ops = redline(a, b).ops
+    old = [op for op in ops if op.op in ("equal", "delete")]
+    new = [op for op in ops if op.op in ("equal", "insert")]
+    assert _same_tokens(old, a) and _same_tokens(new, b)
+    for op in ops:
+        if op.op != "insert":
+            assert tokenize(a[op.a_start : op.a_end]).words == tokenize(op.text).words
+        if op.op != "delete":
+            assert tokenize(b[op.b_start : op.b_end]).words == tokenize(op.text).words
+
+
+def _same_tokens(ops, text: str) -> bool:
+    return [w for op in ops for w in tokenize(op.text).words] == list(tokenize(text).words)
