@@ -157,8 +157,8 @@ class _Builder:
         heading_text = m.group(2)
         if _BACK.search(heading_text):
             self.category = "back_matter"
-        elif self.category in ("front_matter", "scope"):
-            self.category = "main"
+        elif self.category in ("front_matter", "scope", "back_matter"):
+            self.category = "main"  # a new section (e.g. a schedule after the signatures) is operative again
         type_ = "schedule" if _ANNEX.search(heading_text) else "section"
         seg = self._new("container", type_, start, end, level)
         code = _CODE_IN_HEADING.match(heading_text)

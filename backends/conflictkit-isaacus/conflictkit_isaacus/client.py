@@ -1,6 +1,9 @@
 """The Isaacus SDK client, wrapped: batches, bounded concurrency, clear errors, usage accounting.
 
-The SDK validates nothing client-side, so the batch limits are enforced here. Retries (with the
+The SDK validates nothing client-side, so the batch limits are enforced here. Responses are read
+as plain JSON: the SDK's loose model construction takes seconds per batch of embeddings (one
+Python call per float); with ``strict_responses`` each response is also validated against the
+SDK's models, which is how the tests keep the fake API honest. Retries (with the
 SDK's backoff honouring ``retry-after``) and timeouts come from the options. Every failure becomes
 one :mod:`conflictkit.errors` error with a line that says what to do; a failed request aborts the
 whole call, so no caller ever sees a partial answer.
@@ -148,9 +151,9 @@ class IsaacusClient:
         """ILGS documents (plain dicts), one per text, at most 8 texts per request."""
         def call(batch: list[str]) -> Callable[[], list[dict]]:
             def run() -> list[dict]:
-                response = self.sdk.enrichments.create(model=model, texts=batch, overflow_strategy=overflow_strategy)
-                self.usage.record(model, response.usage.input_tokens, len(batch))
-                return _by_index(response.results, len(batch), lambda r: r.document.model_dump(mode="json"))
+                data = self._json(self.sdk.enrichments, model=model, texts=batch, overflow_strategy=overflow_strategy)
+                self._record(model, data, len(batch))
+                return _by_index(data.get("results"), len(batch), lambda r: r["document"])
             return run
 
         return [doc for part in self.run([call(b) for b in batched(texts, ENRICH_BATCH)]) for doc in part]
@@ -161,9 +164,9 @@ class IsaacusClient:
 
         def call(batch: list[str]) -> Callable[[], list[list[float]]]:
             def run() -> list[list[float]]:
-                response = self.sdk.embeddings.create(model=model, texts=batch, task=task, **extra)
-                self.usage.record(model, response.usage.input_tokens, len(batch))
-                return _by_index(response.embeddings, len(batch), lambda e: e.embedding)
+                data = self._json(self.sdk.embeddings, model=model, texts=batch, task=task, **extra)
+                self._record(model, data, len(batch))
+                return _by_index(data.get("embeddings"), len(batch), lambda e: _floats(e["embedding"]))
             return run
 
         size = min(batch_size, EMBED_BATCH)
@@ -183,30 +186,51 @@ class IsaacusClient:
         return results
 
     def _score_call(self, endpoint: str, model: str, query: str, batch: list[str], is_iql: bool, scoring_method: str) -> Callable[[], list[float]]:
+        resource, field = (self.sdk.classifications.universal, "classifications") if endpoint == "classify" else (self.sdk.rerankings, "results")
+
         def run() -> list[float]:
-            if endpoint == "classify":
-                response = self.sdk.classifications.universal.create(
-                    model=model, query=query, texts=batch, is_iql=is_iql, scoring_method=scoring_method
-                )
-                items = response.classifications
-            else:
-                response = self.sdk.rerankings.create(model=model, query=query, texts=batch, is_iql=is_iql, scoring_method=scoring_method)
-                items = response.results
-            self.usage.record(model, response.usage.input_tokens, len(batch))
-            return _by_index(items, len(batch), lambda r: float(r.score))
+            data = self._json(resource, model=model, query=query, texts=batch, is_iql=is_iql, scoring_method=scoring_method)
+            self._record(model, data, len(batch))
+            return _by_index(data.get(field), len(batch), lambda r: float(r["score"]))
         return run
 
+    def _json(self, resource: Any, **params: Any) -> dict:
+        """POST through the SDK (its retries, timeouts and errors) and return the body as JSON."""
+        raw = resource.with_raw_response.create(**params)
+        if self.sdk._strict_response_validation:
+            raw.parse()  # raises APIResponseValidationError when the body drifts from the SDK's models
+        data = raw.http_response.json()
+        if not isinstance(data, dict):
+            raise BackendError(f"Isaacus API returned {type(data).__name__} instead of a JSON object")
+        return data
 
-def _by_index(items: Sequence[Any], expected: int, value: Callable[[Any], Any]) -> list[Any]:
+    def _record(self, model: str, data: dict, texts: int) -> None:
+        tokens = (data.get("usage") or {}).get("input_tokens")
+        self.usage.record(model, int(tokens) if isinstance(tokens, (int, float)) else 0, texts)
+
+
+def _by_index(items: Any, expected: int, value: Callable[[dict], Any]) -> list[Any]:
     """Map results to inputs by their ``index`` (the API sorts them by score), refusing gaps."""
+    if not isinstance(items, list):
+        raise BackendError("Isaacus API returned a response without its list of results")
     out: list[Any] = [None] * expected
     for item in items:
-        if not 0 <= item.index < expected or out[item.index] is not None:
-            raise BackendError(f"Isaacus API returned an unexpected result index {item.index} for {expected} inputs")
-        out[item.index] = value(item)
+        index = item.get("index") if isinstance(item, dict) else None
+        if not isinstance(index, int) or not 0 <= index < expected or out[index] is not None:
+            raise BackendError(f"Isaacus API returned an unexpected result index {index!r} for {expected} inputs")
+        try:
+            out[index] = value(item)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BackendError(f"Isaacus API returned a malformed result ({type(exc).__name__}: {exc})") from None
     if any(v is None for v in out):
         raise BackendError(f"Isaacus API returned {sum(v is not None for v in out)} results for {expected} inputs")
     return out
+
+
+def _floats(values: Any) -> list[float]:
+    if not isinstance(values, list) or not values or not all(isinstance(v, (int, float)) for v in values):
+        raise ValueError("an embedding is not a list of numbers")
+    return values
 
 
 def _one_line(exc: Exception) -> str:

@@ -95,3 +95,21 @@ def test_a_refused_request_is_a_backend_error_and_no_partial_answer(make, fake):
 def test_unknown_options_are_refused():
     with pytest.raises(Exception, match="extra"):
         IsaacusEmbedder({"modle": "kanon-2-embedder"})
+
+
+def _drifted(request):
+    import httpx
+
+    return httpx.Response(200, json={"embeddings": [{"index": 0, "embedding": "not numbers"}], "usage": {"input_tokens": 1}})
+
+
+@pytest.mark.parametrize("strict, message", [(True, "unexpected response"), (False, "malformed result")])
+def test_a_response_that_drifts_from_the_sdk_models_is_refused(strict, message):
+    import httpx
+    import isaacus
+
+    embedder = IsaacusEmbedder({"api_key": "k", "base_url": "http://fake.isaacus.test", "max_retries": 0, "strict_responses": strict},
+                               http_client=isaacus.DefaultHttpxClient(transport=httpx.MockTransport(_drifted)))
+    embedder.warm_up()
+    with pytest.raises(BackendError, match=message):
+        embedder.embed(["hello"])
