@@ -18,7 +18,7 @@ from conflictkit.segmenters.labels import Label, parse_label
 
 _ATX = re.compile(r"(#{1,6})(?:[ ]+|$)")
 _SETEXT = re.compile(r"=+|-+")
-_RULE = re.compile(r"([-*_])(?:[ ]*\1){2,}")
+_RULE = re.compile(r"([-*_])(?:[ ]*\1){2,}|\+[-=:+]{3,}\+")  # thematic breaks; grid-table borders
 _TABLE_SEP = re.compile(r"\|?[ ]*:?-{2,}:?[ ]*(?:\|[ ]*:?-{2,}:?[ ]*)*\|?")
 _FENCE = re.compile(r"```|~~~")
 _LEAD_MARKUP = re.compile(r"(?:\*\*|__|[*_](?=\S)|<[A-Za-z][^<>]*>|[ ])+")

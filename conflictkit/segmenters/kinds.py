@@ -25,9 +25,10 @@ _BARE_DEFINITION = re.compile(r"^(?P<t>[A-Z][\w'/-]*(?:\s+(?:[A-Z0-9][\w'/-]*|of
                               r"(?:shall\s+)?(?:means|has\s+the\s+meaning|refers\s+to)\b")
 # When we say "Services", we mean ... / As used in this Agreement, "X" means ...
 _LEAD_IN_DEFINITION = re.compile(rf"^(?:when\s+we\s+(?:say|use|refer\s+to)|as\s+used\s+(?:in|herein)|for\s+(?:the\s+)?"
-                                 rf"purposes\s+of)[^.]{{0,160}}?(?:{_TERM})[^.]{{0,80}}?\b(?:we\s+mean|we\s+are\s+"
+                                 rf"purposes\s+of|in\s+this\s+(?:agreement|contract|section|clause|schedule))[^.]{{0,160}}?(?:{_TERM})[^.]{{0,80}}?\b(?:we\s+mean|we\s+are\s+"
                                  rf"referring\s+to|{_DEFINING})", re.IGNORECASE)
-_DEFINITION_LIST = re.compile(r"^(?P<t>[A-Z][^:]{0,60}):\s+(?:means?|refers?\s+to)\b")
+_DEFINITION_LIST = re.compile(r"^(?P<t>[A-Z][^:]{0,60}):\s+(?:means?|refers?\s+to)\b"
+                              rf"|^(?:{_TERM})\s*(?::|\s-\s)\s*\S")  # '"Business Day": a day other than ...'
 
 _WITNESS = re.compile(r"^(?:in\s+witness\s+(?:whereof|thereof)|executed\s+(?:by\s+the\s+parties\s+)?as\s+of|"
                       r"signed\s+(?:for\s+and\s+)?on\s+behalf\s+of|agreed\s+and\s+accepted|accepted\s+and\s+agreed)",

@@ -20,7 +20,10 @@ _KEYWORD = re.compile(
     # a label is followed by the end, punctuation, or a capitalised title; "Section 4 of this" is prose
     r"(?=$|[ ]*[:)\]\-]|[ ]+[A-Z\"'(\[*_<]|(?<=\.)[ ])"
 )
-_DECIMAL = re.compile(r"(?P<num>\d{1,3}(?:\.\d{1,3})+)\.?(?=[ ]|$)|(?P<one>\d{1,3})[.)](?=[ ]|$)")
+_DECIMAL = re.compile(
+    r"(?P<num>\d{1,3}(?:\.\d{1,3})+)\.?(?=[ ]|$)|(?P<one>\d{1,3})[.)](?=[ ]|$)"
+    r"|(?P<bare>\d{1,3})[ ]{1,4}(?=[A-Z][A-Z][A-Z ,;&'/-]*$)"  # "1 DEFINITIONS AND INTERPRETATION" (UK style)
+)
 _ENUM_PAREN = re.compile(r"\((?P<tok>[a-z]{1,3}|[A-Z]{1,3}|\d{1,3})\)(?=[ ]|$)")
 _ENUM_DOT = re.compile(r"(?P<tok>[a-zA-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})(?P<close>[.)])(?=[ ]|$)")
 _BULLET = re.compile(r"[-*+\u2022\u00b7\u25aa\u25cf\u2023\u25e6](?=[ ]|$)")
@@ -101,9 +104,8 @@ def parse_label(content: str) -> Label | None:
         m = _DECIMAL.match(content)
         if m is None:
             return None
-        num = m.group("num") or m.group("one")
-        return Label(text=m.group().rstrip(".)") or num, end=m.end(), kind="decimal",
-                     parts=tuple(int(p) for p in num.split(".")))
+        num = m.group("num") or m.group("one") or m.group("bare")
+        return Label(text=num, end=m.end(), kind="decimal", parts=tuple(int(p) for p in num.split(".")))
     if first in "-*+\u2022\u00b7\u25aa\u25cf\u2023\u25e6":
         m = _BULLET.match(content)
         if m and not content.startswith(("**", "__")):

@@ -9,6 +9,7 @@ force); this module turns each block into a :class:`~conflictkit.model.Clause` w
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from pydantic import Field
@@ -120,6 +121,9 @@ class _Run:
         start, end = self._trimmed(block, text)
         body = strip_markup(_flat(text[start:end])) if end > start else ""
         title, title_only = self._title(block, body, text)
+        if title_only and block.label is not None and block.label.kind == "enum":
+            # "II. PAYMENT" is a top-level part of the document, not the next item of an open list
+            block.label = dataclasses.replace(block.label, kind="top", text=block.label.token)
         if block.label is not None and block.label.kind == "top":
             self.signatures.open = False  # "EXHIBIT A" starts a new part even when alone on its line
         long_enough = len(body) >= self.options.min_chars
@@ -157,9 +161,11 @@ class _Run:
         """The block's own title, and whether the block is nothing but that title."""
         if block.kind == "heading":
             return (body.rstrip(".:") or None), True
-        if block.kind == "item" and block.label is not None and block.label.kind in ("decimal", "top") \
-                and is_title(body):
-            return body.rstrip(".:"), True  # "4. Fees" heads a section; "- Apache License 2.0" is list content
+        label = block.label
+        if block.kind == "item" and label is not None and is_title(body) \
+                and (label.kind in ("decimal", "top") or (label.kind == "enum" and body.isupper())):
+            # "4. Fees" and "II. DEFINITIONS" head sections; "- Apache License 2.0" is list content
+            return body.rstrip(".:"), True
         bold = _bold_title(text, block)
         if bold is not None:
             return bold, bold == body.rstrip(".:")

@@ -116,7 +116,7 @@ class SectionTree:
         """A paragraph ends the list items indented deeper than it (and bullets/letters at its indent)."""
         while self.stack and self.stack[-1].kind == "item":
             top = self.stack[-1]
-            deeper = top.indent > indent or (top.indent == indent and top.style not in ("decimal", "top"))
+            deeper = top.indent > indent or (top.indent == indent and (_is_enum(top) or top.style in ("bullet", "lead")))
             if not deeper or top.clause_id is None:
                 break
             self.stack.pop()

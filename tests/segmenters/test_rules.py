@@ -465,3 +465,21 @@ def test_any_text_segments_with_exact_spans(pieces):
     assert all(c.text for c in clauses)
     parents = {c.id for c in clauses}
     assert all(c.parent is None or c.parent in parents for c in clauses)
+
+
+def test_uk_style_numbering_roman_caps_headings_and_grid_tables():
+    text = (
+        "1 DEFINITIONS AND INTERPRETATION\n\n"
+        "1.1 In this Agreement, \"Business Day\" means a day other than a Saturday or Sunday.\n\n"
+        '1.2 "Services": the services described in Schedule 1.\n\n'
+        "II. PAYMENT\n\n"
+        "A. The Customer shall pay the Fees.\n\n"
+        "+------+-------+\n| Fee  | $10   |\n+======+=======+\n"
+    )
+    document, clauses = segment(text)
+    assert_spans(document, clauses)
+    assert [(c.section, c.kind) for c in clauses] == [
+        ("1", "heading"), ("1.1", "definition"), ("1.2", "definition"), ("II", "heading"), ("II(A)", "clause"),
+        ("II", "clause"),  # a table after a list ends the list
+    ]
+    assert clauses[1].parent == clauses[0].id and clauses[-1].text == "Fee | $10"
