@@ -116,7 +116,8 @@ class SectionTree:
         """A paragraph ends the list items indented deeper than it (and bullets/letters at its indent)."""
         while self.stack and self.stack[-1].kind == "item":
             top = self.stack[-1]
-            deeper = top.indent > indent or (top.indent == indent and (_is_enum(top) or top.style in ("bullet", "lead")))
+            list_item = _is_enum(top) or top.style in ("bullet", "lead")
+            deeper = top.indent > indent or (top.indent == indent and list_item)
             if not deeper or top.clause_id is None:
                 break
             self.stack.pop()
