@@ -30,13 +30,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conflictkit.grounding import Verifier, verify_extraction  # noqa: E402
-from conflictkit.normalize import normalize  # noqa: E402
+from conflictkit.grounding import Verifier, verify_extraction
+from conflictkit.normalize import normalize
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 SENTENCE = re.compile(r"(?<!\w)[A-Z][^.\r\n]{30,300}\.")
 # Copyleft license texts say "changing it is not allowed": left out, since quotes get perturbed.
-COPYLEFT = re.compile(r"gpl|gfdl", re.I)
+COPYLEFT = re.compile(r"gpl|gfdl", re.IGNORECASE)
 
 
 def source_files() -> list[Path]:
@@ -141,7 +141,7 @@ def main() -> None:
     norm = timed(lambda: Verifier(doc), args.repeat)
     verifier = norm[2]
     index = timed(lambda: Verifier(doc).index, args.repeat)
-    verifier.index
+    _ = verifier.index
     check = timed(lambda: verify_all(verifier, items), args.repeat)
     quotes = [normalize(i["quote"], flatten=True).text.strip(" ") for i in items]
     scan = timed(lambda: scan_all(verifier.text, quotes), args.repeat)
@@ -149,7 +149,7 @@ def main() -> None:
     sample = items[:5]
     naive = timed(lambda: [verify_extraction(doc, i["quote"], start=i.get("start"), end=i.get("end")) for i in sample], 1)
     tracemalloc.start()
-    Verifier(doc).index
+    _ = Verifier(doc).index
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     counts = Counter(r.status for r in check[2])
@@ -162,8 +162,8 @@ def main() -> None:
     lines = [
         "# Grounding throughput",
         "",
-        f"Document: {len(doc.encode('utf-8')):,} bytes, {len(doc):,} characters ({origin}); "
-        f"{n:,} extractions; median of {args.repeat} runs.",
+        (f"Document: {len(doc.encode('utf-8')):,} bytes, {len(doc):,} characters ({origin}); "
+        f"{n:,} extractions; median of {args.repeat} runs."),
         "Results: " + ", ".join(f"{c} {s}" for s, c in sorted(counts.items())) + ".",
         "",
         "| step | CPU time | wall time | throughput (CPU) |",
@@ -174,19 +174,19 @@ def main() -> None:
         row(f"verify {n:,} extractions (index built)", check, n),
         row(f"lookup only, {n:,} normalized quotes: word index (what the Verifier does)", lookup, n),
         row(f"lookup only, {n:,} normalized quotes: `str.find` scan of the whole text per quote", scan, n),
-        f"| `verify_extraction` per quote (normalizes the document every call; {len(sample)} timed, "
+        (f"| `verify_extraction` per quote (normalizes the document every call; {len(sample)} timed, "
         f"scaled to {n:,}) | {naive[1] / len(sample) * n:,.0f} s | {naive[0] / len(sample) * n:,.0f} s | "
-        f"{len(sample) / naive[1]:,.1f} /s |",
+        f"{len(sample) / naive[1]:,.1f} /s |"),
         "",
         "Mean CPU time per extraction by status (index built): " + ", ".join(
             f"{s} {v * 1e6:,.0f} µs" for s, v in sorted(per_status.items())) + ".",
         f"Peak Python memory of normalize + index: {peak / 2**20:.0f} MiB (tracemalloc).",
         "",
-        f"Machine: {os.cpu_count()} cores ({cpu_name()}), Python {platform.python_version()}, "
+        (f"Machine: {os.cpu_count()} cores ({cpu_name()}), Python {platform.python_version()}, "
         f"{platform.system()}; shared with other jobs (1-minute load average {load:.1f} at start), "
-        "so wall time runs above CPU time.",
-        f"Command: `.venv/bin/python benchmarks/grounding_bench.py --size {args.size} --n {args.n} "
-        f"--repeat {args.repeat} --out benchmarks/results/grounding.md`",
+        "so wall time runs above CPU time."),
+        (f"Command: `.venv/bin/python benchmarks/grounding_bench.py --size {args.size} --n {args.n} "
+        f"--repeat {args.repeat} --out benchmarks/results/grounding.md`"),
     ]
     text = "\n".join(lines) + "\n"
     print(text)

@@ -5,15 +5,34 @@
 - :func:`redline`: a word-level diff of two clauses with reversing runs marked.
 """
 
-from conflictkit.grounding.material import Change, MaterialDifference, material_difference
+from conflictkit.grounding.material import (
+    Change,
+    MaterialDifference,
+    material_difference,
+)
 from conflictkit.grounding.nearmiss import NearMiss
 from conflictkit.grounding.redline import Op, Redline, redline
 from conflictkit.grounding.tokens import TOKEN_CLASSES, token_class, tokenize
-from conflictkit.grounding.verify import STATUSES, Verification, Verifier, verify_extraction
+from conflictkit.grounding.verify import (
+    STATUSES,
+    Verification,
+    Verifier,
+    verify_extraction,
+)
 
 __all__ = [
-    "Change", "MaterialDifference", "material_difference",
-    "NearMiss", "Op", "Redline", "redline",
-    "TOKEN_CLASSES", "token_class", "tokenize",
-    "STATUSES", "Verification", "Verifier", "verify_extraction",
+    "STATUSES",
+    "TOKEN_CLASSES",
+    "Change",
+    "MaterialDifference",
+    "NearMiss",
+    "Op",
+    "Redline",
+    "Verification",
+    "Verifier",
+    "material_difference",
+    "redline",
+    "token_class",
+    "tokenize",
+    "verify_extraction",
 ]

@@ -36,6 +36,7 @@ class WordIndex:
         self._arrays: dict[str, np.ndarray] = {}
 
     def count(self, word: str) -> int:
+        """How many times ``word`` occurs as a whole word."""
         return len(self.where.get(word, ()))
 
     def find(self, quote: str) -> list[int]:

@@ -27,11 +27,12 @@ NUMBER_RE = re.compile(_NUMBER)
 
 # Spelled-out numbers: "thirty (30) days" -> "sixty (60) days" changes both forms. Kept here rather
 # than in the lexicon because only grounding needs them as single tokens.
-NUMBER_WORDS = frozenset(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
-    "hundred thousand million billion trillion half double twice triple dozen".split()
-)
+NUMBER_WORDS = frozenset({
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million",
+    "billion", "trillion", "half", "double", "twice", "triple", "dozen",
+})
 
 # Order decides the class of a token that is in two lists ("only" is an exception, "sole" a quantifier).
 _CLASSES: tuple[tuple[str, frozenset[str]], ...] = (

@@ -140,8 +140,8 @@ def test_unknown_format_is_a_usage_error(capsys, files):
 def test_exit_codes_from_a_real_process(files):
     doc, ext = files([{"label": "flipped", "quote": "Customer shall pay late fees."}])
     proc = subprocess.run([sys.executable, "-m", "conflictkit", "verify", doc, ext, "--format", "json"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
     assert (proc.returncode, proc.stderr) == (3, "")
     assert json.loads(proc.stdout)["results"][0]["status"] == "not_found"
-    bad = subprocess.run([sys.executable, "-m", "conflictkit", "verify", doc, doc], capture_output=True, text=True, timeout=120)
+    bad = subprocess.run([sys.executable, "-m", "conflictkit", "verify", doc, doc], capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2 and bad.stdout == "" and "not valid JSON" in bad.stderr

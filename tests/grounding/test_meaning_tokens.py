@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from conflictkit.grounding import material_difference, redline, token_class, tokenize, verify_extraction
+from conflictkit.grounding import (
+    material_difference,
+    redline,
+    token_class,
+    tokenize,
+    verify_extraction,
+)
 from conflictkit.lexicon import MODALS, NEGATORS
 from conflictkit.normalize import normalize
 
