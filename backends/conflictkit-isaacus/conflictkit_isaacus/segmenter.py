@@ -29,7 +29,10 @@ class IsaacusSegmenterOptions(IsaacusOptions):
 
 
 class IsaacusSegmenter(IsaacusBackend, Segmenter):
-    """One clause per enriched segment; see :mod:`conflictkit_isaacus.ilgs` for the rules."""
+    """Kanon 2 Enricher: one clause per segment, its children and bare labels cut out.
+
+    The rules are in :mod:`conflictkit_isaacus.ilgs`.
+    """
 
     name: ClassVar[str] = "isaacus"
     Options: ClassVar[type[Options]] = IsaacusSegmenterOptions
