@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from conflictkit.config import Config, dump_config
 from conflictkit.errors import ConflictkitError
 from conflictkit.model import Document
+from conflictkit.report.html import attach_redlines
 from conflictkit.web.reviews import ReviewStore
 
 KEEP_FINISHED_S = 3600
@@ -81,7 +82,7 @@ class Runner:
             job.stage = "saving"
             job.comparison = self.reviews.add(
                 reference.path, input.path, result.reference.document.original, result.input.document.original,
-                result.report, dump_config(config),
+                attach_redlines(result.report), dump_config(config),
             )
             job.state = "done"
         except ConflictkitError as exc:

@@ -169,3 +169,13 @@ def test_a_report_rendered_against_other_text_is_refused(small_report):
 def test_no_findings_page_says_so():
     report = make_report("a", "b", [])
     assert "No findings" in render_html(report, "a", "b")
+
+
+def test_stored_redlines_render_the_same_as_computed_ones(small_report):
+    from conflictkit.report.html import attach_redlines
+
+    report, ref, inp = small_report
+    stored = attach_redlines(report)
+    assert [f.get("redline") is not None for f in stored["findings"]] == [True, True, False, False]
+    assert "redline" not in report["findings"][0]  # the original is left alone
+    assert render_html(stored, ref, inp) == render_html(report, ref, inp)
