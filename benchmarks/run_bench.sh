@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CONFLICTKIT_CACHE_DIR="${CONFLICTKIT_CACHE_DIR:-$(mktemp -d)}"
 CK="${CK:-conflictkit}"
+PY="${PY:-python}"
 DATA=benchmarks/data
 CORPUS="${CONFLICTKIT_CORPUS:-../shared/corpus}"
 
@@ -33,7 +34,7 @@ else
 fi
 
 # 4. Isaacus against its fake API: a smoke test, never a quality figure
-if python -c "import conflictkit_isaacus" 2>/dev/null; then
-  python benchmarks/isaacus_smoke.py --config benchmarks/configs/isaacus-smoke.yaml \
+if $PY -c "import conflictkit_isaacus" 2>/dev/null; then
+  $PY benchmarks/isaacus_smoke.py --config benchmarks/configs/isaacus-smoke.yaml \
     --dataset $DATA/clause-pairs/report.jsonl --dataset $DATA/documents/corpus.yaml --out benchmarks/results/isaacus-smoke
 fi

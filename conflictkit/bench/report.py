@@ -270,7 +270,7 @@ def write_results(results: dict, out_dir: str | Path, command: str, plots: bool 
     """Render bench.md, bench.json and the plots, then write them into ``out_dir``."""
     files: dict[str, str | bytes] = {
         "bench.md": render_markdown(results, command, extra),
-        "bench.json": render_json({**results, "command": command}),
+        "bench.json": render_json({**results, "command": command, "provenance": extra}),
     }
     if plots:
         files.update(render_plots(results))

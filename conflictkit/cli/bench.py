@@ -23,6 +23,21 @@ def resolve_config_arg(value: str) -> Path:
     return preset
 
 
+def provenance() -> str:
+    """Where and when the numbers were made: commit, CPU count and load (timings depend on them)."""
+    import os
+    import subprocess
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
+                                cwd=Path(__file__).resolve().parent).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        commit = "unknown"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    return (f"Run at commit {commit} on {os.cpu_count()} CPU cores (load average at the end of the run: {load}); "
+            "timings are wall-clock seconds on this machine and move with its load.")
+
+
 def command_line() -> str:
     """The command as typed, for the results file (reproducibility)."""
     return shlex.join(["conflictkit", *sys.argv[1:]])
@@ -63,7 +78,7 @@ def bench(configs: tuple[str, ...], datasets: tuple[str, ...], out_dir: str, thr
         results = run(entries, loaded, get_store(enabled=not no_cache), progress, sweep=threshold_sweep)
     finally:
         progress.close()
-    written = write_results(results, out_dir, command_line(), plots=not no_plots)
+    written = write_results(results, out_dir, command_line(), plots=not no_plots, extra=provenance())
     for entry in entries:
         if entry.skipped:
             click.echo(f"skipped {entry.name}: {entry.skipped}", err=True)
