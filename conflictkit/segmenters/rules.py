@@ -209,17 +209,18 @@ def _merge_lists(blocks: list[Block]) -> list[Block]:
 
 
 def _bold_title(text: str, block: Block) -> str | None:
-    """The bold run-in title of "**Payment.** Customer shall..." or "**1.2 Fees**. ..." (markup stripped)."""
-    raw = text[block.start : min(block.end, block.start + 200)]
-    for mark in ("**", "__"):
-        if raw.startswith(mark):
+    """The bold run-in title of "**Payment.** Customer...", "**1.2 Fees**. ..." or "1. **Fees.** ..." (no markup)."""
+    for origin in (block.start, block.body):  # bold around the label, or after it
+        raw = text[origin : min(block.end, origin + 200)]
+        for mark in ("**", "__"):
+            if not raw.startswith(mark):
+                continue
             close = raw.find(mark, len(mark))
-            if close > len(mark):
-                inner_start = max(block.body - block.start, len(mark))
-                if inner_start >= close:
-                    return None
-                title = strip_markup(_flat(raw[inner_start:close])).rstrip(".:")
-                return title or None
+            inner_start = max(block.body - origin, len(mark))
+            if close <= len(mark) or inner_start >= close:
+                return None
+            title = strip_markup(_flat(raw[inner_start:close])).rstrip(".:")
+            return title or None
     return None
 
 

@@ -483,3 +483,25 @@ def test_uk_style_numbering_roman_caps_headings_and_grid_tables():
         ("II", "clause"),  # a table after a list ends the list
     ]
     assert clauses[1].parent == clauses[0].id and clauses[-1].text == "Fee | $10"
+
+
+def test_bold_title_after_the_label():
+    _, clauses = segment("1. **Definitions.** Terms have these meanings.\n2. __Fees__: Customer pays monthly.\n")
+    assert [(c.section, c.heading) for c in clauses] == [("1", "Definitions"), ("2", "Fees")]
+    assert clauses[1].text == "Fees: Customer pays monthly."
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+@pytest.mark.parametrize("old,new", [
+    ("commonpaper/csa/CSA_v1.0.md", "commonpaper/csa/CSA_v1.1.md"),
+    ("commonpaper/psa/PSA_v1.0.md", "commonpaper/psa/PSA_v1.1.md"),
+    ("commonpaper/dpa/DPA_v1.0.md", "commonpaper/dpa/DPA_v1.1.md"),
+])
+def test_versions_of_an_agreement_keep_their_structure(old, new):
+    """Small edits between versions must not reshape the segmentation around them."""
+    shapes = []
+    for name in (old, new):
+        _, clauses = segment((CORPUS / name).read_text(encoding="utf-8"))
+        shapes.append([(c.section, c.kind, c.heading) for c in clauses])
+    assert shapes[0] == shapes[1]
