@@ -57,10 +57,10 @@ class LegalAtomsOptions(Options):
     same_heading: float = Field(1.0, ge=0.0, description="logit weight of heading agreement in [-1, 1]")
     same_atoms: float = Field(1.0, ge=0.0, description="logit weight of shared topic-bearing atom groups in [0, 1]")
     lexical_weight: float = Field(1.0, ge=0.0, description="weight of topic-word overlap in the evidence")
-    semantic_weight: float = Field(1.0, ge=0.0, description="weight of the retrieval cosine in the evidence")
-    similarity_low: float = Field(0.2, ge=-1.0, le=1.0, description="cosine that counts as no semantic evidence")
-    similarity_high: float = Field(0.85, ge=-1.0, le=1.0, description="cosine that counts as full semantic evidence")
-    same_exponent: float = Field(0.5, ge=0.0, le=4.0, description="P(conflict) = P(differs) * P(same) ** same_exponent")
+    semantic_weight: float = Field(0.5, ge=0.0, description="weight of the retrieval cosine in the evidence")
+    similarity_low: float = Field(0.25, ge=-1.0, le=1.0, description="cosine that counts as no semantic evidence")
+    similarity_high: float = Field(0.9, ge=-1.0, le=1.0, description="cosine that counts as full semantic evidence")
+    same_exponent: float = Field(0.75, ge=0.0, le=4.0, description="P(conflict) = P(differs) * P(same) ** same_exponent")
     max_reasons: int = Field(8, ge=1, description="reasons kept per pair, strongest first")
 
 

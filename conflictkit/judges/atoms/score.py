@@ -22,7 +22,7 @@ P(differs) is a noisy-OR over the typed differences, each with its weight w_t (a
 unexplained rewording raise P(differs) a little but never alone past the conflict threshold.
 
 P(conflict) = P(differs) * P(same) ** same_exponent: a conflict needs both; the exponent
-(default 0.5) keeps a clear one-atom change in a clause that was also reworded above the
+(default 0.75) keeps a clear one-atom change in a clause that was also reworded above the
 conflict threshold while a pair that is probably about different matters stays below it.
 """
 
