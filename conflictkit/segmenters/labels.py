@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Keywords that introduce a numbered container. Top-level ones hold sections; the others are sections.
+# Keywords of a numbered part that holds sections ("Article IV"); "Section", "Clause", "§" number sections.
 TOP_KEYWORDS = frozenset({"article", "part", "chapter", "schedule", "exhibit", "annex", "appendix"})
-SECTION_KEYWORDS = frozenset({"section", "sec.", "clause", "§", "§§", "paragraph", "para."})
+# Bullets, including the private-use glyphs Word's Symbol font leaves in converted text.
+BULLETS = "-*+\u2022\u00b7\u25aa\u25cf\u2023\u25e6\u2043\uf0b7\uf0a7\uf076\uf0d8"
 
 _KEYWORD = re.compile(
     r"(?P<kw>(?i:article|part|chapter|schedule|exhibit|annex|appendix|section|sec\.|clause|paragraph|para\.)|§§?)"
@@ -26,7 +27,7 @@ _DECIMAL = re.compile(
 )
 _ENUM_PAREN = re.compile(r"\((?P<tok>[a-z]{1,3}|[A-Z]{1,3}|\d{1,3})\)(?=[ ]|$)")
 _ENUM_DOT = re.compile(r"(?P<tok>[a-zA-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})(?P<close>[.)])(?=[ ]|$)")
-_BULLET = re.compile(r"[-*+\u2022\u00b7\u25aa\u25cf\u2023\u25e6](?=[ ]|$)")
+_BULLET = re.compile(f"[{re.escape(BULLETS)}](?=[ ]|$)")
 _ROMAN = re.compile(r"(?=[ivxlc])c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})", re.IGNORECASE)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
@@ -106,7 +107,7 @@ def parse_label(content: str) -> Label | None:
             return None
         num = m.group("num") or m.group("one") or m.group("bare")
         return Label(text=num, end=m.end(), kind="decimal", parts=tuple(int(p) for p in num.split(".")))
-    if first in "-*+\u2022\u00b7\u25aa\u25cf\u2023\u25e6":
+    if first in BULLETS:
         m = _BULLET.match(content)
         if m and not content.startswith(("**", "__")):
             return Label(text=first, end=m.end(), kind="bullet")

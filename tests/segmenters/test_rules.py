@@ -505,3 +505,9 @@ def test_versions_of_an_agreement_keep_their_structure(old, new):
         _, clauses = segment((CORPUS / name).read_text(encoding="utf-8"))
         shapes.append([(c.section, c.kind, c.heading) for c in clauses])
     assert shapes[0] == shapes[1]
+
+
+def test_converted_bullets_are_list_items():
+    _, clauses = segment("The Supplier shall:\n\u2022 deliver on time;\n\uf0b7 invoice monthly.\n")
+    assert [c.text for c in clauses] == ["The Supplier shall:", "deliver on time;", "invoice monthly."]
+    assert clauses[1].parent == clauses[2].parent == clauses[0].id
