@@ -2,9 +2,10 @@
 
 Reasons, checked in this order: the segmenter's own kinds ("heading", "signature"); definitions are
 never flagged; "page artefact" (page numbers, running headers and footers repeated on every page);
-"table of contents"; "blank form field" ("Name: ______", "[insert date]", "{effective_date}",
-"Effective Date:" with no value); "cover page field" (who signs and where to send notices, a
-"Last updated" stamp); "boilerplate" ("[Signature page follows]"). Operative clauses get None.
+"table of contents"; "boilerplate" ("[Signature page follows]"); "drafting note" ("[Drafting note:
+...]"); "footnote" (a markdown "[^1]: ..." definition); "blank form field" ("Name: ______",
+"[insert date]", "{effective_date}", "Effective Date:" with no value); "cover page field" (who signs
+and where to send notices, a "Last updated" stamp). Operative clauses get None.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ _IDENTITY_KEY = re.compile(
     r"registered\s+address|email|e-mail|phone|telephone|fax|attention|attn\.?|title|signature|contact|"
     r"contact\s+person|last\s+(?:updated|modified|revised)|revision\s+date|version|document\s+version)\b"
     r"\s*(?:[:|]|$)", re.IGNORECASE)
+_FOOTNOTE = re.compile(r"^\[\^[^\]]{1,20}\]:")  # a markdown footnote definition: "[^1]: ..."
+_DRAFTING_NOTE = re.compile(r"^[\[(]?\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter|user)s?|editor'?s\s+note"
+                            r"|instructions?(?:\s+to\s+(?:user|drafter)s?)?)\s*[:.\-]", re.IGNORECASE)
 _TOC_TITLE = re.compile(r"^(?:table\s+of\s+contents|contents|index|toc)\.?$", re.IGNORECASE)
 _TOC_ENTRY = re.compile(r"(?:\.{3,}|\s[.\u2026 ]{3,}|\t)\s*\d{1,4}$|\s\d{1,4}$")
 _WORD = re.compile(r"[A-Za-z0-9]")
@@ -81,6 +85,10 @@ class RulesFilter(Filter):
             return "table of contents"
         if clause.kind == "boilerplate":
             return "boilerplate"
+        if _DRAFTING_NOTE.match(text):
+            return "drafting note"
+        if _FOOTNOTE.match(text):
+            return "footnote"
         if blank_form_field(text):
             return "blank form field"
         if len(text) <= 120 and _IDENTITY_KEY.match(text) and not _has_modal(text):

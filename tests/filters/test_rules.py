@@ -142,3 +142,9 @@ def test_any_clauses_get_one_reason_each_and_definitions_none(pieces):
             assert reason is None
         if c.kind in ("heading", "signature"):
             assert reason == c.kind
+
+
+def test_drafting_notes_and_footnotes():
+    assert flags("[Drafting Note: delete this clause if no data is processed.]", "Note to draft: confirm the cap.",
+                 "[^1]: The cap excludes indemnities.", "Notes on payment are set out below.") == [
+        "drafting note", "drafting note", "footnote", None]
