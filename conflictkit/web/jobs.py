@@ -6,12 +6,12 @@ engine has finished. A job that fails keeps its message for the page and stores 
 
 from __future__ import annotations
 
+import queue
 import secrets
 import sys
 import threading
 import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from conflictkit.config import Config, dump_config
@@ -44,14 +44,26 @@ class Job:
 
 
 class Runner:
-    """Runs comparisons on a single worker thread (engines are not shared between threads)."""
+    """Runs comparisons on a single worker thread (engines are not shared between threads).
+
+    The worker is a daemon thread: stopping the server abandons a running comparison, which
+    stores nothing, instead of waiting for it.
+    """
 
     def __init__(self, reviews: ReviewStore, engine_factory) -> None:
         self.reviews = reviews
         self.engine_factory = engine_factory  # (config_key, Config, progress) -> Engine
         self.jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="conflictkit-compare")
+        self._queue: queue.Queue = queue.Queue()
+        threading.Thread(target=self._work, name="conflictkit-compare", daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            self._run(*item)
 
     def submit(self, config_key: str, config: Config, reference: Document, input: Document) -> Job:
         """Queue a comparison; the returned job's id is what the progress page polls."""
@@ -59,7 +71,7 @@ class Runner:
         with self._lock:
             self._prune()
             self.jobs[job.id] = job
-        self._executor.submit(self._run, job, config_key, config, reference, input)
+        self._queue.put((job, config_key, config, reference, input))
         return job
 
     def get(self, job_id: str) -> Job | None:
@@ -94,4 +106,10 @@ class Runner:
             job.finished = time.time()
 
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop after the current comparison; queued ones are dropped."""
+        while not self._queue.empty():
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        self._queue.put(None)

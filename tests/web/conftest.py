@@ -48,6 +48,7 @@ def make_client(tmp_path):
 
     yield make
     for client in clients:
+        client.app.conflictkit.runner.shutdown()
         client.close()
 
 
