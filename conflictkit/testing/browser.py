@@ -1,8 +1,8 @@
 """Headless Chromium for browser tests: Debian's /usr/bin/chromium driven by Playwright for Python.
 
 Playwright's own browser download is never used (``playwright install`` needs the network);
-``CONFLICTKIT_CHROMIUM`` points at another binary. Tests skip with the reason when either the
-``playwright`` package or the browser is missing.
+``CONFLICTKIT_CHROMIUM`` points at another binary. Browser tests skip, saying why, only when the
+browser is missing; a missing ``playwright`` package is an error (it is in the ``test`` extra).
 """
 
 from __future__ import annotations
@@ -23,11 +23,7 @@ def chromium_path() -> str:
 
 
 def missing() -> str | None:
-    """Why browser tests cannot run here, or None when they can."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install playwright)"
+    """Why browser tests cannot run here (no Chromium), or None when they can."""
     if not Path(chromium_path()).exists():
         return f"no Chromium at {chromium_path()} (apt-get install chromium, or set CONFLICTKIT_CHROMIUM)"
     return None
@@ -36,7 +32,10 @@ def missing() -> str | None:
 @contextmanager
 def chromium() -> Iterator[object]:
     """A launched headless Chromium (a Playwright ``Browser``) with a fresh temporary profile."""
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise ImportError("browser tests need the playwright package: pip install playwright (never `playwright install`)") from None
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
