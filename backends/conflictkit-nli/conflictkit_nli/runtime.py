@@ -99,11 +99,11 @@ class PairClassifier:
     def lengths(self, pairs: Sequence[tuple[str, str]]) -> list[int]:
         """Token count of each pair, special tokens included."""
         firsts, seconds = [a for a, _ in pairs], [b for _, b in pairs]
-        return [len(ids) for ids in self.tokenizer(firsts, seconds, add_special_tokens=True)["input_ids"]]
+        return [len(ids) for ids in self.tokenizer(firsts, seconds, add_special_tokens=True, verbose=False)["input_ids"]]
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Token count of each text alone, without special tokens."""
-        return [len(ids) for ids in self.tokenizer(list(texts), add_special_tokens=False)["input_ids"]]
+        return [len(ids) for ids in self.tokenizer(list(texts), add_special_tokens=False, verbose=False)["input_ids"]]
 
     def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Logits of each (first, second) pair, in order; batches sorted by length, padded per batch."""

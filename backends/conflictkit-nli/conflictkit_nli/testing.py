@@ -111,7 +111,7 @@ def deberta_xsmall_config(vocab_size: int = 128100, labels: Sequence[str] = LABE
 
 
 def build_nli_model(directory: str | Path, arch: str = "deberta", labels: Sequence[str] = LABELS, train: bool = True,
-                    seed: int = 0, steps: int = 80, model_max_length: int = 128) -> Path:
+                    seed: int = 0, steps: int = 120, model_max_length: int = 128) -> Path:
     """Write a tiny NLI cross-encoder to ``directory`` (trained on :func:`toy_nli_examples` unless ``train=False``)."""
     import torch
     from transformers import AutoModelForSequenceClassification
