@@ -34,6 +34,7 @@ _WITNESS = re.compile(r"^(?:in\s+witness\s+(?:whereof|thereof)|executed\s+(?:by\
                       r"signed\s+(?:for\s+and\s+)?on\s+behalf\s+of|agreed\s+and\s+accepted|accepted\s+and\s+agreed)",
                       re.IGNORECASE)
 _SIGNATURE_OPENER = re.compile(r"^(?:by|signature|signed|sign|/s/)\s*(?::|$)|^_{3,}|^/s/|^by\b[^.:]{0,60}:|"
+                               r"^(?:signed|executed(?:\s+as\s+a\s+deed)?)\s+by\b|"
                                r"^(?:very\s+truly\s+yours|sincerely|yours\s+(?:faithfully|truly|sincerely))\b",
                                re.IGNORECASE)
 _SIGNATURE_FIELD = re.compile(r"^(?:by|name|print(?:ed)?\s+name|title|its|date|dated|signature|signed|email|e-mail|"

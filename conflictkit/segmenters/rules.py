@@ -134,7 +134,8 @@ class _Run:
             pending.heading = title or pending.heading
             section, heading, parent = pending.section, pending.heading, self._parent_above(pending)
         else:
-            placement = self.tree.place(block, title, lead_in=block.kind == "para" and body.endswith(":"))
+            placement = self.tree.place(block, title, lead_in=block.kind == "para" and body.endswith(":"),
+                                        heads_section=title_only and block.kind == "item")
             node = placement.node
             section, heading, parent = placement.section, placement.heading, placement.parent
             if node is None and title:

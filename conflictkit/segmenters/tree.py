@@ -29,6 +29,7 @@ class Node:
     heading: str | None = None  # the heading in force inside this node
     clause_id: str | None = None
     bare: bool = False  # a bare list number ("3." rather than "3.2" or "Section 3")
+    filled: bool = False  # something was placed under it
     composed: bool = False  # section composed from the parent's ("1." nested under "2." is "2.1")
 
 
@@ -73,25 +74,32 @@ class SectionTree:
         top = self.stack[-1] if self.stack else None
         return top if top is not None and top.kind == "item" and top.clause_id is None else None
 
+    def _fill(self) -> None:
+        if self.stack:
+            self.stack[-1].filled = True
+
     # -- placing ---------------------------------------------------------------------------
-    def place(self, block: Block, title: str | None, lead_in: bool = False) -> Placement:
+    def place(self, block: Block, title: str | None, lead_in: bool = False, heads_section: bool = False) -> Placement:
         """Open a node for a heading or item block (or find the parent of a paragraph).
 
         ``lead_in``: the block is a paragraph ending in a colon, which the list after it nests under.
+        ``heads_section``: the block is a numbered title ("1 DEFINITIONS"), never an item of a list.
         """
         if block.kind == "artefact":  # page numbers sit between pages, not in the section tree
             return Placement(None, self._parent_id(), self._section(), self._heading())
         if block.kind == "heading":
             node = self._place_heading(block, title)
         elif block.kind == "item" and block.label is not None:
-            node = self._place_item(block, title)
+            node = self._place_item(block, title, heads_section)
         else:
             self._close_lists_at(block.indent)
+            self._fill()
             placement = Placement(None, self._parent_id(), self._section(), self._heading())
             if lead_in:  # "The Customer shall:" holds the list that follows it
                 self.stack.append(Node("item", indent=block.indent, style="lead", heading=placement.heading))
                 return Placement(self.stack[-1], placement.parent, placement.section, placement.heading)
             return placement
+        self._fill()
         parent = self._parent_id()
         section = node.section if node.section is not None else self._section()
         heading = node.heading if node.heading is not None else self._heading()
@@ -122,7 +130,7 @@ class SectionTree:
                 break
             self.stack.pop()
 
-    def _place_item(self, block: Block, title: str | None) -> Node:
+    def _place_item(self, block: Block, title: str | None, heads_section: bool) -> Node:
         label = block.label
         assert label is not None
         while self.stack and self.stack[-1].kind == "item" and self.stack[-1].indent > block.indent:
@@ -132,7 +140,7 @@ class SectionTree:
         if label.kind == "top":
             node = self._top(label)
         elif label.kind == "decimal":
-            node = self._decimal(label, nested, block.indent)
+            node = self._decimal(label, nested, block.indent, heads_section)
         elif label.kind == "enum":
             node = self._enum(label, nested)
         else:
@@ -146,7 +154,7 @@ class SectionTree:
             self.stack.pop()
         return Node("item", style="top:" + label.keyword, section=label.text)
 
-    def _decimal(self, label: Label, nested: bool, indent: int) -> Node:
+    def _decimal(self, label: Label, nested: bool, indent: int, heads_section: bool = False) -> Node:
         single = len(label.parts) == 1 and not label.keyword
         top = self.stack[-1] if self.stack else None
         previous: Node | None = None
@@ -157,7 +165,7 @@ class SectionTree:
             previous = self.stack.pop()  # the next item of the same nested list
             composed = True
         else:
-            previous = self._close_for_decimal(label)
+            previous = self._close_for_decimal(label, heads_section)
         parent = self.stack[-1] if self.stack else None
         value = label.parts[-1]
         if previous is not None and single and value <= previous.value:
@@ -172,10 +180,14 @@ class SectionTree:
         return Node("item", style="decimal", value=value, parts=parts, section=section, composed=composed,
                     bare=single)
 
-    def _close_for_decimal(self, label: Label) -> Node | None:
-        """Close items until the enclosing one ("4" for "4.2"); returns the previous sibling, if any."""
+    def _close_for_decimal(self, label: Label, heads_section: bool = False) -> Node | None:
+        """Close items until the enclosing one ("4" for "4.2"); returns the previous sibling, if any.
+
+        A numbered title of depth 1 also closes a plain-text title that already has content of its
+        own ("BACKGROUND" with its recitals, then "1 DEFINITIONS").
+        """
         depth = len(label.parts)
-        bare = label.is_list_marker
+        bare = label.is_list_marker and not heads_section
         continues_list = any(n.style == "decimal" and n.bare and len(n.parts) == depth for n in self.stack)
         while self.stack and self.stack[-1].kind == "item":
             top = self.stack[-1]
@@ -188,6 +200,10 @@ class SectionTree:
             self.stack.pop()
             if top.style == "decimal" and len(top.parts) == depth:
                 return top  # the sibling this item follows: its parent is this item's parent
+        if heads_section and depth == 1:
+            while self.stack and self.stack[-1].kind == "heading" and self.stack[-1].level == _PLAIN_TITLE_LEVEL \
+                    and self.stack[-1].filled:
+                self.stack.pop()
         return None
 
     def _enum(self, label: Label, nested: bool) -> Node:

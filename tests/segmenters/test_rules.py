@@ -511,3 +511,84 @@ def test_converted_bullets_are_list_items():
     _, clauses = segment("The Supplier shall:\n\u2022 deliver on time;\n\uf0b7 invoice monthly.\n")
     assert [c.text for c in clauses] == ["The Supplier shall:", "deliver on time;", "invoice monthly."]
     assert clauses[1].parent == clauses[2].parent == clauses[0].id
+
+
+UK_AGREEMENT = """\
+                         DISTRIBUTION AGREEMENT
+
+THIS DISTRIBUTION AGREEMENT (the "Agreement") is made on 1 March 2026
+
+BETWEEN:
+
+(1)  ACME LIMITED, a company incorporated in England (the "Supplier"); and
+
+(2)  BETA GMBH, a company incorporated in Germany (the "Distributor").
+
+BACKGROUND
+
+(A)  The Supplier manufactures the Products.
+
+(B)  The Distributor wishes to distribute the Products in the Territory.
+
+IT IS AGREED as follows:
+
+1    DEFINITIONS AND INTERPRETATION
+
+1.1  In this Agreement:
+
+     "Products" means the products listed in Schedule 1;
+
+     "Territory" means Germany and Austria.
+
+1.2  Clause headings do not affect the interpretation of this Agreement.
+
+2    APPOINTMENT
+
+2.1  The Supplier appoints the Distributor as its exclusive distributor of
+     the Products in the Territory, and the Distributor accepts that
+     appointment.
+
+2.2  The Supplier shall not:
+
+     (a)  appoint any other person to distribute the Products in the
+          Territory; or
+
+     (b)  sell the Products directly to customers in the Territory.
+
+                                 Page 1 of 3
+
+3    TERM
+
+     This Agreement shall continue for three years unless terminated
+     earlier under clause 4.
+
+Clause 4  Termination. Either party may terminate on ninety days' notice.
+
+SCHEDULE 1
+THE PRODUCTS
+
+Widget A, Widget B.
+
+Signed by ___________________ for and on behalf of ACME LIMITED
+"""
+
+
+def test_uk_agreement_with_recitals_schedule_and_signature():
+    document, clauses = segment(UK_AGREEMENT)
+    assert_spans(document, clauses)
+    parties = [c for c in clauses if c.section in ("(1)", "(2)")]
+    assert [c.heading for c in parties] == ["BETWEEN", "BETWEEN"]
+    recitals = [c for c in clauses if c.section in ("(A)", "(B)")]
+    assert {c.parent for c in recitals} == {find(clauses, "BACKGROUND").id}
+    definitions = find(clauses, "DEFINITIONS AND INTERPRETATION")
+    assert (definitions.kind, definitions.section, definitions.parent) == ("heading", "1", None)  # not a recital
+    lead = find(clauses, "In this Agreement:")
+    assert [c.kind for c in clauses if c.parent == lead.id] == ["definition", "definition"]
+    appointment = find(clauses, "The Supplier appoints")
+    assert appointment.section == "2.1" and appointment.text.endswith("accepts that appointment.")
+    assert find(clauses, "sell the Products directly").section == "2.2(b)"
+    assert find(clauses, "Page 1 of 3").kind == "boilerplate"
+    assert find(clauses, "This Agreement shall continue").heading == "TERM"
+    assert find(clauses, "Termination.").section == "Clause 4"
+    assert find(clauses, "THE PRODUCTS").section == "Schedule 1"
+    assert find(clauses, "Signed by").kind == "signature"
