@@ -58,7 +58,7 @@ class _SignatureRegion:
     def kind(self, text: str, block: Block) -> bool:
         """Whether this block is part of a signature block (opening or closing the region as it goes)."""
         label = block.label
-        if (block.kind == "heading" and 0 < block.level < 7) or (label is not None and label.kind == "top") \
+        if (block.kind == "heading" and 0 < block.level < _PLAIN_TITLE) or (label is not None and label.kind == "top") \
                 or (block.kind == "heading" and _ATTACHMENT.search(text)):
             self.open = False  # a new part of the document (an exhibit, a schedule) starts here
             return False
