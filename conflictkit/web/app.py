@@ -121,7 +121,7 @@ class App:
 
     async def _document(self, upload, side: str):
         if not isinstance(upload, UploadFile) or not upload.filename:
-            raise ConflictkitError(f"choose a {side} document to upload")
+            raise ConflictkitError(f"choose the {side} document to upload")
         # The name is for display only: keep its last component, never use it as a path.
         name = PurePosixPath(upload.filename.replace("\\", "/")).name[:MAX_NAME] or side
         data = await upload.read()

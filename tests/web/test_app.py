@@ -77,7 +77,7 @@ def test_bad_uploads_get_a_clear_message_and_the_app_keeps_serving(make_client):
         assert response.status_code == 400
         assert message in response.text and 'role="alert"' in response.text
     missing = client.post("/compare", files={"reference": good}, data={"config": "default"})
-    assert missing.status_code == 400 and "choose a input document" in missing.text
+    assert missing.status_code == 400 and "choose the input document to upload" in missing.text
     unknown = upload(client, good, good, config="../../etc/passwd")
     assert unknown.status_code == 400 and "unknown configuration" in unknown.text
     assert client.get("/").status_code == 200
