@@ -173,3 +173,39 @@ def test_throughput_measure_runs_on_generated_pairs():
     result = measure(60, seed=3)
     assert result["pairs"] == 60 and result["pairs_per_second"] > 0
     assert 0 < result["flagged"] < 60  # the generator makes both edited and unchanged pairs
+
+
+def _two_by_one(judge: LegalAtomsJudge):
+    ref_texts = ["Customer may terminate this Agreement for convenience on ninety days' notice.",
+                 "Either party may terminate this Agreement for cause if the other party fails to cure a breach."]
+    inp_texts = ["Either party may terminate this Agreement for cause if the other party fails to cure a breach."]
+
+    def doc(texts, prefix):
+        joined = "\n\n".join(texts)
+        norm = normalize(joined)
+        clauses, pos = [], 0
+        for k, t in enumerate(texts):
+            clauses.append(Clause(id=f"{prefix}{k}", text=flat(t), span=Span(start=pos, end=pos + len(t)), order=k))
+            pos += len(t) + 2
+        d = Document(path=prefix, original=joined, normalized=norm.text, offsets=norm.offsets, sha256="0" * 64)
+        return IndexedDocument(document=d, clauses=clauses)
+
+    comparison = Comparison(reference=doc(ref_texts, "r"), input=doc(inp_texts, "i"))
+    pairs = [CandidatePair(reference_id="r0", input_id="i0"), CandidatePair(reference_id="r1", input_id="i0")]
+    return judge.judge(pairs, comparison)
+
+
+def test_a_clause_with_a_far_better_counterpart_is_less_likely_the_same_matter_as_another():
+    alone_other, alone_best = _two_by_one(LegalAtomsJudge({"competition": 0}))
+    other, best = _two_by_one(LegalAtomsJudge())
+    assert best.p_same == alone_best.p_same > 0.9
+    assert other.p_same < alone_other.p_same and other.p_conflict < alone_other.p_conflict
+    assert other.signals["competition_gap"] > 0
+
+
+def test_changed_values_do_not_lower_p_same():
+    same = judged("All payments under this Agreement shall be made in euros to Supplier's account.",
+                  "All payments under this Agreement shall be made in euros to Supplier's account.")
+    changed = judged("All payments under this Agreement shall be made in euros to Supplier's account.",
+                     "All payments under this Agreement shall be made in US dollars to Buyer's account.")
+    assert changed.p_same == pytest.approx(same.p_same)

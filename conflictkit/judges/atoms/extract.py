@@ -26,7 +26,7 @@ from conflictkit.judges.atoms.text import Atom, Mask, content_stems, lowered
 
 @dataclass(frozen=True)
 class ClauseAtoms:
-    """A clause's atoms (in text order) and its topic words (for P(same matter))."""
+    """A clause's atoms (in text order) and its topic words outside the atoms (for P(same matter))."""
 
     text: str
     atoms: tuple[Atom, ...]
@@ -59,7 +59,20 @@ def extract(text: str) -> ClauseAtoms:
     atoms += extract_modal_and_negation(text, low, mask)
     atoms += extract_phrases(text, low, mask)
     atoms.sort(key=lambda a: (a.start, a.end))
-    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(low)))
+    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(_blank(low, atoms))))
+
+
+_VALUES = {"number", "date", "place", "party"}  # modal and negation atoms span the verb: keep their words
+
+
+def _blank(low: str, atoms: list[Atom]) -> str:
+    """The text without its atoms: what a clause is about, apart from the terms P(differs) compares
+    (so "payable in euros" and "payable in US dollars" are as much about the same matter as can be)."""
+    chars = list(low)
+    for a in atoms:
+        if a.family in _VALUES:
+            chars[a.start:a.end] = " " * (a.end - a.start)
+    return "".join(chars)
 
 
 def _restrictive_exceptions(atoms: list[Atom], low: str) -> list[Atom]:

@@ -9,7 +9,16 @@ from pydantic import Field
 
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import extract
-from conflictkit.judges.atoms.score import atom_overlap, dice, heading_agreement, p_conflict, p_differs, p_same, semantic
+from conflictkit.judges.atoms.score import (
+    atom_overlap,
+    compete,
+    dice,
+    heading_agreement,
+    p_conflict,
+    p_differs,
+    p_same,
+    semantic,
+)
 from conflictkit.model import CandidatePair, Clause, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
@@ -52,7 +61,7 @@ class LegalAtomsOptions(Options):
     weights: DifferenceWeights = DifferenceWeights()
     floor: float = Field(0.03, ge=0.0, le=1.0, description="P(differs) of clauses with no difference found")
     residual: float = Field(0.3, ge=0.0, le=0.6, description="P(differs) added by rewording no atom explains, times 1 - overlap")
-    same_bias: float = Field(-3.0, description="logit of P(same) with no evidence")
+    same_bias: float = Field(-2.7, description="logit of P(same) with no evidence")
     same_evidence: float = Field(6.5, ge=0.0, description="logit slope on the combined overlap evidence")
     same_heading: float = Field(1.0, ge=0.0, description="logit weight of heading agreement in [-1, 1]")
     same_atoms: float = Field(1.0, ge=0.0, description="logit weight of shared topic-bearing atom groups in [0, 1]")
@@ -60,7 +69,10 @@ class LegalAtomsOptions(Options):
     semantic_weight: float = Field(0.5, ge=0.0, description="weight of the retrieval cosine in the evidence")
     similarity_low: float = Field(0.25, ge=-1.0, le=1.0, description="cosine that counts as no semantic evidence")
     similarity_high: float = Field(0.9, ge=-1.0, le=1.0, description="cosine that counts as full semantic evidence")
-    same_exponent: float = Field(0.75, ge=0.0, le=4.0, description="P(conflict) = P(differs) * P(same) ** same_exponent")
+    same_exponent: float = Field(0.5, ge=0.0, le=4.0, description="P(conflict) = P(differs) * P(same) ** same_exponent")
+    competition: float = Field(2.5, ge=0.0, le=10.0, description=(
+        "how much a clause's far better counterpart lowers P(same) of its other pairs "
+        "(P(same) *= 1 - competition * gap); 0 judges every pair alone"))
     max_reasons: int = Field(8, ge=1, description="reasons kept per pair, strongest first")
 
 
@@ -77,8 +89,9 @@ class LegalAtomsJudge(Judge):
     version: ClassVar[str] = "1"
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
-        return [self._one(p, comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id))
-                for p in pairs]
+        judgements = [self._one(p, comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id))
+                      for p in pairs]
+        return compete(judgements, self.options.competition, self.options.same_exponent)
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:
         """Judge one pair given its two clauses directly."""

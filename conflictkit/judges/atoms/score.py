@@ -22,8 +22,15 @@ P(differs) is a noisy-OR over the typed differences, each with its weight w_t (a
 unexplained rewording raise P(differs) a little but never alone past the conflict threshold.
 
 P(conflict) = P(differs) * P(same) ** same_exponent: a conflict needs both; the exponent
-(default 0.75) keeps a clear one-atom change in a clause that was also reworded above the
+(default 0.5) keeps a clear one-atom change in a clause that was also reworded above the
 conflict threshold while a pair that is probably about different matters stays below it.
+
+Competition: two clauses of one document rarely deal with the very same matter, so when a
+clause has a far better counterpart, its other pairs are less likely to be about the same
+matter ("Termination for convenience" vs "Termination for cause" when the input also has its
+own "Termination for convenience"): P(same) *= 1 - competition * gap, where gap is how far the
+pair's P(same) falls below the best P(same) of either of its clauses (the Isaacus recipe reads
+P(same matter) from the mutual match matrix for the same reason).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import math
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.model import Judgement
 
 TOPIC_GROUPS = {
     ("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple"), ("date", "date"),
@@ -109,3 +117,25 @@ def p_differs(diffs: list[Difference], lexical: float, o) -> tuple[float, dict[s
 
 def p_conflict(same: float, differs: float, exponent: float) -> float:
     return differs * same**exponent
+
+
+def compete(judgements: list[Judgement], strength: float, exponent: float) -> list[Judgement]:
+    """Lower P(same) (and P(conflict)) of pairs whose clauses have a far better counterpart."""
+    if strength <= 0 or len(judgements) < 2:
+        return judgements
+    best_ref: dict[str, float] = {}
+    best_inp: dict[str, float] = {}
+    for j in judgements:
+        best_ref[j.reference_id] = max(best_ref.get(j.reference_id, 0.0), j.p_same)
+        best_inp[j.input_id] = max(best_inp.get(j.input_id, 0.0), j.p_same)
+    out = []
+    for j in judgements:
+        gap = max(best_ref[j.reference_id], best_inp[j.input_id]) - j.p_same
+        if gap <= 0:
+            out.append(j)
+            continue
+        same = j.p_same * max(0.0, 1.0 - strength * gap)
+        signals = {**j.signals, "p_same_alone": round(j.p_same, 4), "competition_gap": round(gap, 4)}
+        out.append(j.model_copy(update={"p_same": same, "p_conflict": p_conflict(same, j.p_differs, exponent),
+                                        "signals": signals}))
+    return out
