@@ -36,7 +36,8 @@ SAMPLE = [
 def _inputs(model, tokenizer) -> list[str]:
     """The tokenizer outputs that the model's forward takes (token_type_ids only where it exists)."""
     accepted = set(inspect.signature(model.forward).parameters)
-    names = [n for n in tokenizer.model_input_names if n in accepted]
+    given = set(tokenizer.model_input_names) & accepted
+    names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in given]
     if "token_type_ids" in names and not getattr(model.config, "type_vocab_size", 0):
         names.remove("token_type_ids")
     return names
