@@ -168,3 +168,5 @@ class Finding(BaseModel):
     reasons: list[Reason] = Field(default_factory=list)
     judge: str | None = None
     grounded: bool = False
+    redline: dict | None = None
+    """For deviations: word-level ops between the two quotes (offsets relative to each quote's text)."""

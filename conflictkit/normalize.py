@@ -42,7 +42,8 @@ _CHARS = re.compile(
 )
 _SPACE_RUNS = re.compile(r" {2,}")
 _LINE_SPACE = re.compile(r" +\n *| *\n +")
-_FLAT_RUNS = re.compile(r"[ \n]+")
+# Earlier steps leave no space runs and no spaces beside line breaks: only line breaks remain to fold.
+_FLAT_RUNS = re.compile(r"\n+")
 _NEWLINE_RUNS = re.compile(r"\n{3,}")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -96,10 +97,13 @@ def _load_entry_points(pm: pluggy.PluginManager) -> None:
             continue
         try:
             plugin = ep.load()
-        except ImportError as exc:
-            raise ConfigError(
-                f"plugin {ep.name!r} ({ep.value}) failed to import: {exc}; reinstall it or uninstall it"
-            ) from exc
+        except Exception as exc:  # one broken plugin must not take the others down with it
+            print(
+                f"conflictkit: warning: plugin {ep.name!r} ({ep.value}) failed to import ({type(exc).__name__}: {exc}); "
+                "its backends are unavailable: reinstall or uninstall it",
+                file=sys.stderr,
+            )
+            continue
         pm.register(plugin, name=ep.name)
 
 

@@ -70,9 +70,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         fail("interrupted", 130)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx is not None else "conflictkit"
+        fail(f"{exc.format_message()} (see '{command} --help')", exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        fail(exc.format_message(), exc.exit_code)
     except ConflictkitError as exc:
         fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:

@@ -34,15 +34,20 @@ def build_findings(partition: Partition, reference: IndexedDocument, input: Inde
     def add(**kwargs) -> None:
         findings.append(Finding(id=f"F{len(findings) + 1:04d}", **kwargs))
 
+    from conflictkit.grounding import redline
+
     for j in partition.deviations:
+        ref_quote, inp_quote = quote_of(reference, j.reference_id), quote_of(input, j.input_id)
+        changes = redline(ref_quote.text, inp_quote.text)
         add(
             kind="deviation",
             p_conflict=round(j.p_conflict, 4),
             p_same=round(j.p_same, 4),
-            reference=quote_of(reference, j.reference_id),
-            input=quote_of(input, j.input_id),
+            reference=ref_quote,
+            input=inp_quote,
             reasons=j.reasons,
             judge=j.judge,
+            redline={**changes.to_dict(), "markdown": changes.to_markdown()},
         )
     for clause_id, best in partition.missing:
         add(kind="missing", p_conflict=round(1.0 - best, 4), p_same=round(best, 4),
@@ -59,15 +64,16 @@ def ground_findings(findings: list[Finding], reference: IndexedDocument, input: 
     A span that does not hold is an engine bug: it raises, naming the clause, and is never
     corrected or dropped silently.
     """
-    from conflictkit.grounding import verify_extraction
+    from conflictkit.grounding import Verifier
 
+    verifiers = {"reference": Verifier(reference.document.original), "input": Verifier(input.document.original)}
     checked = 0
     for finding in findings:
-        for side, document in (("reference", reference), ("input", input)):
+        for side in ("reference", "input"):
             quote: Quote | None = getattr(finding, side)
             if quote is None:
                 continue
-            result = verify_extraction(document.document.original, quote.text, start=quote.start, end=quote.end)
+            result = verifiers[side].verify(quote.text, start=quote.start, end=quote.end, label=finding.id)
             checked += 1
             if result.status != "grounded":
                 raise GroundingError(

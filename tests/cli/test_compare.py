@@ -15,7 +15,7 @@ def run(*args, cwd=None, env=None):
     full_env = {**os.environ, **(env or {})}
     full_env.pop("CONFLICTKIT_DEBUG", None)
     return subprocess.run([sys.executable, "-m", "conflictkit", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, env=full_env, timeout=600)
+                          cwd=cwd, env=full_env, timeout=1200)
 
 
 @pytest.fixture
