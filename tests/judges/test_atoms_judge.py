@@ -209,3 +209,13 @@ def test_changed_values_do_not_lower_p_same():
     changed = judged("All payments under this Agreement shall be made in euros to Supplier's account.",
                      "All payments under this Agreement shall be made in US dollars to Buyer's account.")
     assert changed.p_same == pytest.approx(same.p_same)
+
+
+def test_the_engine_runs_the_judge_on_clause_pairs(fast_config):
+    from conflictkit.engine import Engine
+
+    engine = Engine(fast_config)
+    out = engine.judge_texts([DROPPED_NOT, (DROPPED_NOT[0], DROPPED_NOT[0])])
+    assert [j.judge for j in out] == ["legal-atoms", "legal-atoms"]
+    assert out[0].p_conflict >= 0.7 > out[1].p_conflict
+    assert out[0].reasons[0].type == "negation"
