@@ -167,7 +167,7 @@ class Engine:
         return IndexedDocument(document=document, clauses=clauses, vectors=vectors)
 
     def _embed(self, texts: list[str], name: str) -> np.ndarray:
-        batch = 64
+        batch = 256  # large enough for the embedder to sort by length and pad little; small enough to show progress
         parts = []
         for start in range(0, len(texts), batch):
             self.progress("embed", start, len(texts))

@@ -58,6 +58,9 @@ class SentenceTransformersEmbedder(Embedder):
             return
         try:
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+
+            transformers_logging.disable_progress_bar()  # the CLI draws its own progress
         except ImportError as exc:
             raise MissingDependencyError(f"the sentence-transformers embedder needs sentence-transformers ({exc}); {INSTALL_HINT}") from None
         path = resolve_model_path(self.options.model)
@@ -98,5 +101,6 @@ class SentenceTransformersEmbedder(Embedder):
         info = super().describe()
         info["resolved_model"] = resolve_model_path(self.options.model)
         if self._model is not None:
-            info["dimensions"] = int(self._model.get_sentence_embedding_dimension())
+            dimension = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+            info["dimensions"] = int(dimension())
         return info
