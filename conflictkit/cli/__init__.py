@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import sys
 
 import click
@@ -30,7 +31,12 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={
+    "help_option_names": ["-h", "--help"],
+    "max_content_width": 100,
+    # the real width on a terminal; 100 columns when piped (click would assume 80)
+    "terminal_width": shutil.get_terminal_size((100, 24)).columns,
+})
 @click.version_option(__version__, prog_name="conflictkit")
 def cli() -> None:
     """Find conflicts between two legal documents.
