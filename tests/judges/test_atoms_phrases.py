@@ -225,3 +225,17 @@ def test_fractions_in_words():
                "Overdue amounts bear interest at one and one-half percent (1.5%) per month.")
     reason = next(r for r in j.reasons if r.type == "number")
     assert (reason.reference, reason.input) == ("one percent (1%) per month", "one and one-half percent (1.5%) per month")
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("Provider shall indemnify Customer against all claims arising from the Service.",
+         "Provider shall indemnify Customer against third-party claims arising from the Service."),
+        ("Customer may use the Software on an unlimited number of devices.", "Customer may use the Software on up to five devices."),
+        ("All Customer Data remains the property of Customer.", "Some Customer Data remains the property of Customer."),
+    ],
+)
+def test_narrowed_scope_is_a_conflict(ref, inp):
+    j = judged(ref, inp)
+    assert j.p_conflict >= 0.7, (j.p_conflict, j.reasons)

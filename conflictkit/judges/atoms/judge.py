@@ -52,7 +52,7 @@ class DifferenceWeights(Options):
     scope: float = _w(0.9, "exclusive <-> non-exclusive, worldwide <-> a country, revocable <-> irrevocable...")
     scope_presence: float = _w(0.78, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
     scope_minor: float = _w(0.3, "including / excluding on one side only")
-    quantity: float = _w(0.5, "all <-> some")
+    quantity: float = _w(0.8, "all <-> some")
 
 
 class LegalAtomsOptions(Options):

@@ -90,6 +90,8 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\binternal\b|\bpersonal\b|\bnon[\s-]?commercial\b", "scope", "purpose", "internal"),
     (r"\bcommercial(?:ly)?\b(?!\s+reasonable)", "scope", "purpose", "commercial"),
     (r"\baffiliates?\b", "scope", "affiliates", "affiliates"),
+    (r"\bthird[\s-]part(?:y|ies)\b", "scope", "third-party", "third-party"),
+    (r"\bunlimited\b|\bwithout\s+(?:any\s+)?limit\b|\bno\s+limit\b", "scope", "limit", "unlimited"),
     (r"\btransfer{1,2}able\b|\bassignable\b", "scope", "transfer", "transferable"),
     (r"\bsub[\s-]?licen[cs]e?able\b|\bwith\s+(?:the\s+)?right\s+to\s+(?:grant\s+)?sub[\s-]?licen[cs]e", "scope", "sublicense", "sublicensable"),
     (r"\birrevocabl[ey]\b", "scope", "revocability", "irrevocable"),
