@@ -176,3 +176,14 @@ def test_fails_to_is_a_negation_of_its_verb():
 def test_parties_outside_a_supply_deal_are_roles_of_their_own():
     j = judged("The Sponsor shall own all Study Data.", "The Institution shall own all Study Data.")
     assert any(r.type == "party" for r in j.reasons) and j.p_conflict >= 0.7
+
+
+def test_a_role_filled_by_the_other_party_is_a_conflict_without_any_modal():
+    j = judged("Any Deliverable created by Contractor is owned by Client.",
+               "Any Deliverable created by Client is owned by Contractor.")
+    assert j.p_conflict >= 0.7
+    assert any(r.type == "party" and r.reference == "owned by Client" and r.input == "owned by Contractor"
+               for r in j.reasons)
+    j = judged("Client owns any Deliverable created by Contractor.",
+               "Any Deliverable created by Contractor is owned by Client.")
+    assert j.p_conflict < 0.5 and not j.reasons

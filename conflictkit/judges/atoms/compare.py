@@ -141,6 +141,8 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
     if any(d.type == "party" for d in diffs):
         return  # who acts already changed: the mentions say the same thing again
     r, i = ref.of("party"), inp.of("party")
+    if _compare_party_roles(ref, inp, diffs):
+        return
     gone = [a for a in r if a.key not in {b.key for b in i}]
     new = [b for b in i if b.key not in {a.key for a in r}]
     if not gone and not new:
@@ -156,6 +158,38 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
         diffs.append(Difference("party", "party_presence", gone[0].text, None, f"{gone[0].key} only in the reference"))
     else:
         diffs.append(Difference("party", "party_presence", None, new[0].text, f"{new[0].key} only in the input"))
+
+
+_ROLE_BEFORE = re.compile(r"([a-z]{3,})\s+(by|to|from|for|against|with|of)\s+(?:the\s+)?$")
+
+
+def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
+    """Party mentions keyed by the word and preposition before them: "created by Contractor" ->
+    ("create", "by"). Mentions with no such context are left out."""
+    roles: dict[tuple[str, str], list[Atom]] = {}
+    low = clause.text.lower()
+    for a in clause.of("party"):
+        m = _ROLE_BEFORE.search(low, max(0, a.start - 40), a.start)
+        if m:
+            roles.setdefault((m.group(1)[:6], m.group(2)), []).append(a)
+    return roles
+
+
+def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
+    """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
+    r, i = _party_roles(ref), _party_roles(inp)
+    for key in r.keys() & i.keys():
+        a, b = r[key][0], i[key][0]
+        if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
+            quote_r = ref.text[max(0, a.start - 40):a.end]
+            quote_i = inp.text[max(0, b.start - 40):b.end]
+            ctx = f"{key[0]}\\w*\\s+{key[1]}\\s+(?:the\\s+)?"
+            mr = re.search(ctx + re.escape(a.text) + "$", quote_r, re.I)
+            mi = re.search(ctx + re.escape(b.text) + "$", quote_i, re.I)
+            diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
+                                    f"{key[0]} {key[1]}: {a.key} -> {b.key}"))
+            return True
+    return False
 
 
 def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
