@@ -53,6 +53,10 @@ class PipelineConfig(_Strict):
 class Thresholds(_Strict):
     same_matter: float = Field(0.3, ge=0.0, le=1.0, description="min P(same matter) to pair two clauses")
     conflict: float = Field(0.7, ge=0.0, le=1.0, description="min P(conflict) to report a deviation")
+    shared_margin: float = Field(
+        0.2, ge=0.0, le=1.0,
+        description="a clause may share a counterpart that prefers another clause only within this P(same) margin",
+    )
 
 
 class Limits(_Strict):

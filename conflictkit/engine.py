@@ -259,7 +259,7 @@ class Engine:
         judgements: list[Judgement], config: Config,
     ) -> ComparisonResult:
         thresholds = config.thresholds
-        parts = partition(ref, inp, judgements, thresholds.same_matter, thresholds.conflict)
+        parts = partition(ref, inp, judgements, thresholds.same_matter, thresholds.conflict, thresholds.shared_margin)
         findings = build_findings(parts, ref, inp)
         checked = ground_findings(findings, ref, inp)
         report = build_report(ref, inp, findings, parts, candidates, judgements, checked, thresholds.model_dump())

@@ -5,6 +5,11 @@ its judged pairs, at least ``same_matter``). A picked pair at or above ``conflic
 deviation, below it the two clauses are covered. A reference clause with no same-matter
 counterpart is missing, an input clause with none is added. Definitions and filtered
 (non-operative) clauses are never missing or added.
+
+A clause may pick a counterpart that itself prefers another clause (a clause split in two, two
+clauses merged into one) only when its P(same matter) is within ``shared_margin`` of that
+counterpart's own best: otherwise a deleted clause would be reported as a "deviation" of its
+nearest neighbour, which has its real counterpart already.
 """
 
 from __future__ import annotations
@@ -46,11 +51,14 @@ def partition(
     judgements: list[Judgement],
     same_matter: float,
     conflict: float,
+    shared_margin: float = 1.0,
 ) -> Partition:
     """Split judged pairs and unmatched clauses into the four outcomes."""
     same = [j for j in judgements if j.p_same >= same_matter]
-    best_ref = _best_by(same, "reference")
-    best_inp = _best_by(same, "input")
+    top_ref = _best_by(same, "reference")
+    top_inp = _best_by(same, "input")
+    best_ref = {k: j for k, j in top_ref.items() if j.p_same >= top_inp[j.input_id].p_same - shared_margin}
+    best_inp = {k: j for k, j in top_inp.items() if j.p_same >= top_ref[j.reference_id].p_same - shared_margin}
     picked = {(j.reference_id, j.input_id): j for j in [*best_ref.values(), *best_inp.values()]}
     result = Partition(picked=set(picked))
     ref_order = {c.id: i for i, c in enumerate(reference.clauses)}

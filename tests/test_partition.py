@@ -49,3 +49,16 @@ def test_threshold_moves_the_line():
     assert len(partition(ref, inp, js, 0.3, 0.7).deviations) == 1
     assert len(partition(ref, inp, js, 0.3, 0.8).deviations) == 0
     assert "r1" in [c for c, _ in partition(ref, inp, js, 0.95, 0.7).missing]
+
+
+def test_a_deleted_clause_does_not_borrow_its_neighbours_counterpart():
+    ref, inp = docs()
+    # r1 and i1 are each other's best (0.95); r3 (deleted in the input) is closest to i1 but far behind
+    js = [j("r1", "i1", 0.95, 0.1), j("r3", "i1", 0.6, 0.9)]
+    result = partition(ref, inp, js, 0.3, 0.7, shared_margin=0.2)
+    assert result.deviations == []
+    assert "r3" in [c for c, _ in result.missing]
+    # a clause merged into i1 (close to r1's P(same)) still shares it
+    js = [j("r1", "i1", 0.9, 0.1), j("r3", "i1", 0.8, 0.9)]
+    result = partition(ref, inp, js, 0.3, 0.7, shared_margin=0.2)
+    assert [(d.reference_id, d.input_id) for d in result.deviations] == [("r3", "i1")]
