@@ -280,7 +280,9 @@ def render_view(report: dict, reference_text: str, input_text: str, decisions: d
     check_spans(report, texts)
     findings = report.get("findings") or []
     decisions = decisions or {}
-    items = "".join(render_finding(i, f, decisions.get(f.get("id")), controls) for i, f in enumerate(findings))
+    # Listed most probable first (the toolbar's default), so the script has nothing to reorder on load.
+    order = sorted(range(len(findings)), key=lambda i: (-float(findings[i].get("p_conflict") or 0.0), i))
+    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls) for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
     panes = "".join(
         f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'

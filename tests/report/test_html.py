@@ -102,9 +102,9 @@ def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
 def test_findings_list_has_kind_probability_reasons_and_redline(small_report):
     report, ref, inp = small_report
     page = render_html(report, ref, inp)
-    items = re.findall(r'<li class="finding k-(\w+)"[^>]*data-p="([0-9.]+)"', page)
-    assert [k for k, _ in items] == [f["kind"] for f in report["findings"]]
-    assert [float(p) for _, p in items] == [f["p_conflict"] for f in report["findings"]]
+    items = re.findall(r'<li class="finding k-(\w+)"[^>]*data-p="([0-9.]+)" data-fid="(\w+)"', page)
+    by_p = sorted(report["findings"], key=lambda f: -f["p_conflict"])  # most probable first
+    assert [(k, float(p), fid) for k, p, fid in items] == [(f["kind"], f["p_conflict"], f["id"]) for f in by_p]
     assert "thirty (30) days</q> → <q class=\"i\">sixty (60) days" in page
     # The dropped "not" is a deletion marked as meaning-reversing; the number change too.
     assert re.search(r'<del class="rev" title="[^"]*negator[^"]*">not</del>', page)

@@ -71,7 +71,6 @@
   boxes.forEach(function (box) { box.addEventListener("change", applyFilter); });
   if (sortSelect) { sortSelect.addEventListener("change", applySort); }
 
-  applySort();
   var match = /^#finding-(\d+)$/.exec(location.hash);
   if (match) { select(match[1], false); }
   window.conflictkitSelect = select;
