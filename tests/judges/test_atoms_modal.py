@@ -182,8 +182,7 @@ def test_a_role_filled_by_the_other_party_is_a_conflict_without_any_modal():
     j = judged("Any Deliverable created by Contractor is owned by Client.",
                "Any Deliverable created by Client is owned by Contractor.")
     assert j.p_conflict >= 0.7
-    assert any(r.type == "party" and r.reference == "owned by Client" and r.input == "owned by Contractor"
-               for r in j.reasons)
+    assert [(r.type, r.reference, r.input) for r in j.reasons] == [("party", "created by Contractor", "created by Client")]
     j = judged("Client owns any Deliverable created by Contractor.",
                "Any Deliverable created by Contractor is owned by Client.")
     assert j.p_conflict < 0.5 and not j.reasons

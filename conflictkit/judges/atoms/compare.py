@@ -178,7 +178,7 @@ def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
 def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
     """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
     r, i = _party_roles(ref), _party_roles(inp)
-    for key in r.keys() & i.keys():
+    for key in sorted(r.keys() & i.keys(), key=lambda k: r[k][0].start):
         a, b = r[key][0], i[key][0]
         if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
             quote_r = ref.text[max(0, a.start - 40):a.end]
@@ -239,7 +239,7 @@ def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference])
     inf = {b.key: b for b in inp.of("place") if b.group == "forum_type"}
     gone, new = set(rf) - set(inf), set(inf) - set(rf)
     if gone and new:
-        a, b = rf[gone.pop()], inf[new.pop()]
+        a, b = rf[sorted(gone)[0]], inf[sorted(new)[0]]
         diffs.append(Difference("forum", "forum", a.text, b.text, f"{a.key} -> {b.key}"))
 
 
