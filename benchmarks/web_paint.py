@@ -167,7 +167,8 @@ def main() -> None:
         f"over {args.repeat} requests (min {min(render_ms):,.0f}). The server does not compress responses; the gzip column "
         "is what a compressing proxy would send.", "",
         f"Machine: {machine()}.",
-        f"Command: `.venv/bin/python benchmarks/web_paint.py --pages {args.pages} --repeat {args.repeat} --out benchmarks/results/web.md`",
+        "Command: `.venv/bin/python benchmarks/web_paint.py --pages {} --repeat {}{} --out benchmarks/results/web.md`".format(
+            args.pages, args.repeat, f" --cache-dir {args.cache_dir}" if args.cache_dir else ""),
     ]
     text = "\n".join(lines) + "\n"
     if args.out:
