@@ -173,6 +173,24 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     return resolve(data, str(path))
 
 
+SECRET_KEYS = frozenset({"api_key", "token", "password", "secret", "access_token"})
+REDACTED = "***"
+
+
+def redact(data: Any) -> Any:
+    """A copy of config data with secrets (``api_key``, ``token``...) replaced, for anything written or shown."""
+    if isinstance(data, dict):
+        return {k: (REDACTED if k in SECRET_KEYS and v else redact(v)) for k, v in data.items()}
+    if isinstance(data, list):
+        return [redact(v) for v in data]
+    return data
+
+
+def config_data(config: Config) -> dict[str, Any]:
+    """The resolved config as plain data with secrets redacted: what reports and params.json keep."""
+    return redact(config.model_dump(mode="json"))
+
+
 def dump_config(config: Config) -> str:
-    """The resolved config as YAML, defaults included: what ``config show`` prints and params.json keeps."""
-    return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False, default_flow_style=False)
+    """The resolved config as YAML, defaults included, secrets redacted: what ``config show`` prints."""
+    return yaml.safe_dump(config_data(config), sort_keys=False, default_flow_style=False)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from conflictkit import PIPELINE_VERSION, __version__
-from conflictkit.config import Config, dump_config
+from conflictkit.config import Config, config_data, dump_config
 from conflictkit.errors import BackendError
 from conflictkit.loaders import document_from_text, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
@@ -331,7 +331,7 @@ class Engine:
             "schema": PARAMS_SCHEMA,
             "conflictkit_version": __version__,
             "pipeline_version": PIPELINE_VERSION,
-            "config": config.model_dump(mode="json"),
+            "config": config_data(config),
             "config_yaml": dump_config(config),
             "backends": backends,
             "usage": usage,

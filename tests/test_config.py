@@ -92,3 +92,16 @@ def test_empty_file_is_the_default(tmp_path):
     path = tmp_path / "empty.yaml"
     path.write_text("")
     assert load_config(path) == load_config(None)
+
+
+def test_secrets_are_redacted_everywhere_shown():
+    from conflictkit.config import config_data
+
+    config = resolve({"pipeline": {"embedder": {"use": "hashing"}}})
+    data = config.model_dump(mode="json")
+    data["pipeline"]["embedder"]["options"]["api_key"] = "sk-secret"
+    from conflictkit.config import redact
+
+    assert redact(data)["pipeline"]["embedder"]["options"]["api_key"] == "***"
+    assert "sk-secret" not in str(redact({"a": [{"token": "sk-secret"}]}))
+    assert config_data(config) == config.model_dump(mode="json")  # nothing to redact: unchanged

@@ -118,3 +118,13 @@ def test_engine_error_names_bad_span(fast_config, monkeypatch):
     monkeypatch.setattr(build, "quote_of", shifted)
     with pytest.raises(GroundingError, match="cites .* clause c\\d+"):
         _run(fast_config)
+
+
+def test_params_never_hold_an_api_key():
+    pytest.importorskip("conflictkit_isaacus")
+    import json
+
+    config = resolve({"pipeline": {"embedder": {"use": "isaacus", "options": {"api_key": "sk-live-123"}},
+                                   "judge": {"use": "legal-atoms"}}})
+    params = Engine(config).params()
+    assert "sk-live-123" not in json.dumps(params)
