@@ -186,3 +186,17 @@ def test_a_role_filled_by_the_other_party_is_a_conflict_without_any_modal():
     j = judged("Client owns any Deliverable created by Contractor.",
                "Any Deliverable created by Contractor is owned by Client.")
     assert j.p_conflict < 0.5 and not j.reasons
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("Provider shall, at its option, repair or replace the defective Goods.",
+         "Provider may, at its option, repair or replace the defective Goods."),
+        ("The Distributor must, within the Territory, promote the Products.",
+         "The Distributor may, within the Territory, promote the Products."),
+    ],
+)
+def test_a_modal_before_a_parenthetical_is_still_a_modal(ref, inp):
+    j = judged(ref, inp)
+    assert j.p_conflict >= 0.7 and j.reasons[0].type == "modality"
