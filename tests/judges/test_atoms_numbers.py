@@ -182,3 +182,12 @@ def test_currencies_named_without_an_amount():
     assert j.p_conflict >= 0.7 and any(r.type == "number" for r in j.reasons)
     j = judged("All payments shall be made in euros.", "All payments must be made in EUR.")
     assert j.p_conflict < 0.5
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [["EUR 10.000,00", "EUR 10,000.00", "10,000 euros"], ["4 hrs", "four hours", "4 hours"], ["6 yrs.", "six years", "72 months"],
+     ["3 wks", "21 days"]],
+)
+def test_european_amounts_and_abbreviated_units(variants):
+    assert len({tuple(keys(v)) for v in variants}) == 1, [keys(v) for v in variants]

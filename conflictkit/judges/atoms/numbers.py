@@ -26,7 +26,8 @@ _UNITS = {
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES) + ["one-half", "one half", "a half"], key=len, reverse=True)) + ")"
 _WORDS = rf"\b{_NUMWORD}(?:(?:[\s-]+|\s+and\s+){_NUMWORD})*\b"
-_DIGITS = r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])"
+_DIGITS = (r"(?<![\w.,])\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d])|(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d,])"  # 10.000,00
+           r"|(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])")
 _CORE = re.compile(rf"(?P<d>{_DIGITS})|(?P<w>{_WORDS})")
 
 _CURRENCY_PREFIX = re.compile(
@@ -42,7 +43,8 @@ _SCALE = re.compile(r"\s?(?P<s>million|billion|thousand|mm|bn|m|k)\b")
 _UNIT = re.compile(
     r"[\s-]?(?:(?P<cur>(?:u\.?s\.?\s|united\s+states\s|american\s|canadian\s|australian\s)?dollars?|euros?|"
     r"pounds?(?:\s+sterling)?|usd|eur|gbp|cad|aud|chf)|(?P<pct>%|percent(?:age\s+points?)?|per\s?cent)|"
-    r"(?P<dur>(?:(?:calendar|business|working|banking|consecutive)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)"
+    r"(?P<dur>(?:(?:calendar|business|working|banking|consecutive)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?"
+    r"|hrs?\b\.?|yrs?\b\.?|mos?\b\.?|wks?\b\.?|mins?\b\.?)"
     r"|(?:(?:calendar|business|working)[\s-])?(?:day|week|month|year|hour)(?=[\s-]))"
     r"|(?P<times>times|x\b|fold))(?:'s|')?"
 )
@@ -128,6 +130,8 @@ def words_to_number(phrase: str) -> float | None:
 
 
 def _digits(s: str) -> float:
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", s) and (s.count(".") > 1 or "," in s):
+        return float(s.replace(".", "").replace(",", "."))  # European: 10.000,00
     return float(s.replace(",", ""))
 
 
@@ -330,7 +334,8 @@ def _duration_unit(word: str, value: float) -> tuple[float, str]:
     word = re.sub(r"[\s-]+", " ", word).strip()
     if word.startswith(("business", "working", "banking")):
         return value, "business day"
-    base = word.split()[-1].rstrip("s")
+    base = word.split()[-1].rstrip(".").rstrip("s")
+    base = {"hr": "hour", "yr": "year", "mo": "month", "wk": "week", "min": "minute"}.get(base, base)
     if base == "week":
         return value * 7, "day"
     if base == "year":
