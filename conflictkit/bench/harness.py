@@ -156,6 +156,7 @@ def evaluate_clause_pairs(dataset: ClausePairDataset, judged: list[Judged], conf
 
 
 def run_clause_pairs(engine, entry: BenchConfig, dataset: ClausePairDataset, store: Store, progress: ProgressCallback, sweep: bool) -> dict:
+    """Judge (or reuse) every pair of one dataset, then score it: metrics, failures, speed."""
     started = time.perf_counter()
     judged, computed = judge_clause_pairs(engine, dataset.pairs, store, progress, f"{entry.name}:{dataset.name}")
     judge_seconds = sum(j.seconds for j in judged)

@@ -67,13 +67,13 @@ def category_table(results: dict, dataset: str) -> str:
 
 
 def speed_table(results: dict) -> str:
-    lines = ["| config | dataset | pairs | judge calls (this run) | judge s | pairs/s | wall s | ROC-AUC | PR-AUC | ECE |",
+    lines = ["| config | dataset | pairs | judged now / from cache | judge s | pairs/s | wall s | ROC-AUC | PR-AUC | ECE |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results["runs"]:
         if r["kind"] != "clause-pairs":
             continue
         lines.append(
-            f"| {r['config']} | {r['dataset']} | {r['pairs']} | {r['judge_calls']} | {_f(r['judge_seconds'], 3)} | "
+            f"| {r['config']} | {r['dataset']} | {r['pairs']} | {r['judge_calls']} / {r['cached']} | {_f(r['judge_seconds'], 3)} | "
             f"{_f(r['pairs_per_s'], 0)} | {_f(r['wall_s'], 3)} | {_f(r['roc_auc'], 3)} | {_f(r['pr_auc'], 3)} | {_f(r['ece'], 3)} |"
         )
     return "\n".join(lines)
@@ -184,7 +184,10 @@ def render_markdown(results: dict, command: str, extra: str = "") -> str:
             for note in info.get("skipped") or []:
                 parts.append(f"- {name}: skipped {note}")
     if any(r["kind"] == "clause-pairs" for r in results["runs"]):
-        parts += ["## Speed and ranking", "", speed_table(results), ""]
+        parts += ["## Speed and ranking", "",
+                  "`judge s` is embedding plus judging time, measured when each pair was judged and kept with its "
+                  "cached judgement, so a re-run from the cache reports the same speed; `wall s` is this run's time.", "",
+                  speed_table(results), ""]
     failures = failures_section(results)
     if failures:
         parts += ["## Failing cases", "", failures]
