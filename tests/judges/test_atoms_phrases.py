@@ -239,3 +239,20 @@ def test_fractions_in_words():
 def test_narrowed_scope_is_a_conflict(ref, inp):
     j = judged(ref, inp)
     assert j.p_conflict >= 0.7, (j.p_conflict, j.reasons)
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp", "conflict"),
+    [
+        ("This Agreement is governed by Swiss law.", "This Agreement is governed by German law.", True),
+        ("This Agreement is governed by Swiss law.", "The laws of Switzerland govern this Agreement.", False),
+        ("English law governs this Agreement.", "This Agreement is governed by the laws of England and Wales.", False),
+        ("The courts of London have exclusive jurisdiction.", "Exclusive jurisdiction lies with the courts of London, England.",
+         False),
+        ("The Supplier is liable for losses caused by its wilful default.",
+         "The Supplier is liable for losses caused by its default.", True),
+    ],
+)
+def test_demonyms_enclosing_places_and_intent(ref, inp, conflict):
+    j = judged(ref, inp)
+    assert (j.p_conflict >= 0.7) is conflict, (j.p_conflict, j.reasons)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.places import PARENT
 from conflictkit.judges.atoms.text import STOPWORDS, Atom
 
 
@@ -232,15 +233,27 @@ def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference])
         diffs.append(Difference(kind, kind if kind != "scope" else "scope", a.text, b.text, f"{a.key} -> {b.key}"))
     _take(r, i, lambda a, b: a.key == b.key)  # same place, role read differently: wording, not meaning
     diffs += [Difference(_PLACE_TYPES[a.group], "place_presence", a.text, None, f"{a.key} only in the reference")
-              for a in _absent(r, inp, "place")]
+              for a in _absent(r, inp, "place") if not _encloses(a.key, ref, inp)]
     diffs += [Difference(_PLACE_TYPES[b.group], "place_presence", None, b.text, f"{b.key} only in the input")
-              for b in _absent(i, ref, "place")]
+              for b in _absent(i, ref, "place") if not _encloses(b.key, inp, ref)]
     rf = {a.key: a for a in ref.of("place") if a.group == "forum_type"}
     inf = {b.key: b for b in inp.of("place") if b.group == "forum_type"}
     gone, new = set(rf) - set(inf), set(inf) - set(rf)
     if gone and new:
         a, b = rf[sorted(gone)[0]], inf[sorted(new)[0]]
         diffs.append(Difference("forum", "forum", a.text, b.text, f"{a.key} -> {b.key}"))
+
+
+def _encloses(key: str, here: ClauseAtoms, other: ClauseAtoms) -> bool:
+    """Whether place ``key`` only locates a place both clauses name ("England" in "London, England")."""
+    shared = {a.key for a in here.of("place")} & {b.key for b in other.of("place")}
+    for place in shared:
+        parent = PARENT.get(place)
+        while parent is not None:
+            if parent == key:
+                return True
+            parent = PARENT.get(parent)
+    return False
 
 
 def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:

@@ -64,7 +64,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bpromptly\b|\bprompt\b", "qualifier", "timing", "promptly"),
     (r"\bimmediate(?:ly)?\b|\bforthwith\b", "qualifier", "timing", "immediately"),
     (r"\bas\s+soon\s+as\s+(?:reasonably\s+)?(?:practicable|possible)\b", "qualifier", "timing", "as soon as practicable"),
-    (r"\bknowingly\b|\bintentionally\b|\bwil{1,2}fully\b", "qualifier", "intent", "knowingly"),
+    (r"\bknowing(?:ly)?\b|\bintentional(?:ly)?\b|\bwil{1,2}ful(?:ly)?\b|\bdeliberate(?:ly)?\b", "qualifier", "intent", "knowingly"),
     (r"\bmutual(?:ly)?\b", "qualifier", "mutual", "mutual"),
     (r"\bat\s+(?:its|their|his|her|the\s+\w+'s)\s+(?:own\s+|sole\s+)?(?:cost|expense)(?:\s+and\s+(?:expense|cost))?\b",
      "qualifier", "expense", "own expense"),

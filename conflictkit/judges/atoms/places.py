@@ -53,7 +53,43 @@ _ALIASES = {
     "great britain": "united kingdom", "britain": "united kingdom", "new york city": "new york",
     "washington, d.c.": "district of columbia", "washington d.c.": "district of columbia",
     "eu": "european union", "eea": "european economic area", "korea": "south korea", "worldwide": "worldwide",
+    "england": "england and wales",  # English law and courts are those of England and Wales
 }
+# "Swiss law", "English courts": a demonym names a place only before law / courts / jurisdiction.
+_DEMONYMS = {
+    "swiss": "switzerland", "german": "germany", "french": "france", "english": "england and wales",
+    "scottish": "scotland", "scots": "scotland", "irish": "ireland", "dutch": "netherlands", "belgian": "belgium",
+    "italian": "italy", "spanish": "spain", "portuguese": "portugal", "austrian": "austria", "swedish": "sweden",
+    "danish": "denmark", "norwegian": "norway", "finnish": "finland", "polish": "poland", "canadian": "canada",
+    "australian": "australia", "japanese": "japan", "chinese": "china", "indian": "india", "israeli": "israel",
+    "singaporean": "singapore", "singapore": "singapore", "brazilian": "brazil", "mexican": "mexico",
+    "luxembourg": "luxembourg", "hong kong": "hong kong", "new zealand": "new zealand", "federal": "united states",
+    "u.s.": "united states", "us": "united states", "american": "united states",
+}
+_DEMONYM = re.compile(
+    r"\b(?P<d>" + "|".join(re.escape(d) for d in sorted(_DEMONYMS, key=len, reverse=True)) + r")"
+    r"(?=\s+(?:substantive\s+)?(?:law|laws|courts?|jurisdiction|statutes?|legislation)\b)"
+)
+# The state or country of each city: "London, England" names no more places than "London".
+PARENT = {
+    "san francisco": "california", "los angeles": "california", "san jose": "california", "santa clara": "california",
+    "palo alto": "california", "seattle": "washington", "boston": "massachusetts", "chicago": "illinois",
+    "austin": "texas", "dallas": "texas", "houston": "texas", "denver": "colorado", "miami": "florida",
+    "atlanta": "georgia", "wilmington": "delaware", "london": "england and wales", "manchester": "england and wales",
+    "edinburgh": "scotland", "dublin": "ireland", "paris": "france", "berlin": "germany", "munich": "germany",
+    "frankfurt": "germany", "amsterdam": "netherlands", "brussels": "belgium", "zurich": "switzerland",
+    "geneva": "switzerland", "stockholm": "sweden", "toronto": "ontario", "vancouver": "british columbia",
+    "montreal": "quebec", "sydney": "new south wales", "melbourne": "victoria", "tokyo": "japan", "tel aviv": "israel",
+    "mumbai": "india", "bangalore": "india", "madrid": "spain", "barcelona": "spain", "milan": "italy", "rome": "italy",
+    "vienna": "austria", "copenhagen": "denmark", "oslo": "norway", "helsinki": "finland", "warsaw": "poland",
+    "prague": "czech republic", "lisbon": "portugal", "abu dhabi": "united arab emirates",
+    "dubai": "united arab emirates", "seoul": "south korea", "shanghai": "china", "beijing": "china",
+    "england and wales": "united kingdom", "scotland": "united kingdom", "northern ireland": "united kingdom",
+    "ontario": "canada", "quebec": "canada", "british columbia": "canada", "alberta": "canada",
+    "new south wales": "australia", "victoria": "australia", "queensland": "australia", "bavaria": "germany",
+    **{state: "united states" for state in _US_STATES},
+}
+
 _ALL = sorted(set(_US_STATES + _COUNTRIES + _CITIES + list(_ALIASES)), key=len, reverse=True)
 _PLACE = re.compile(
     r"(?<![\w.])(?:the\s+(?:state|commonwealth|province|county|city|courts?)\s+of\s+)?(?P<p>"
@@ -123,6 +159,11 @@ def extract_places(text: str, low: str, mask: Mask) -> list[Atom]:
         group = _role(low, start, m.end())
         mask.take(m.start(), m.end())
         atoms.append(Atom("place", group, key, text[start:m.end()], start, m.end()))
+    for m in _DEMONYM.finditer(low):
+        if mask.free(m.start(), m.end()) and not (m.group("d") == "us" and text[m.start():m.end()] != "US"):
+            mask.take(m.start(), m.end())
+            atoms.append(Atom("place", _role(low, m.start(), m.end()), _DEMONYMS[m.group("d")], text[m.start():m.end()],
+                              m.start(), m.end()))
     atoms += _cued_places(text, low, mask)
     for m in _DEFINED_TERRITORY.finditer(text):
         if mask.free(m.start(), m.end()):
