@@ -13,7 +13,7 @@ from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, 
 from conflictkit.normalize import flat, normalize
 from conflictkit.registry import get_registry
 from conflictkit.stages import Comparison
-from test_atoms_cases import judged
+from tests.judges.test_atoms_cases import judged
 
 DROPPED_NOT = ("Customer shall not export the Software to any embargoed country.",
                "Customer shall export the Software to any embargoed country.")

@@ -7,7 +7,7 @@ import pytest
 from conflictkit.judges.atoms import compare, extract
 from conflictkit.judges.atoms.numbers import words_to_number
 from conflictkit.normalize import flat
-from test_atoms_cases import judged
+from tests.judges.test_atoms_cases import judged
 
 
 def keys(text: str, family: str = "number") -> list[str]:

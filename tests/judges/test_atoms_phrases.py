@@ -6,7 +6,7 @@ import pytest
 
 from conflictkit.judges.atoms import extract
 from conflictkit.normalize import flat
-from test_atoms_cases import judged
+from tests.judges.test_atoms_cases import judged
 
 
 def places(text: str) -> list[tuple[str, str]]:
