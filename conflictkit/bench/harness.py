@@ -24,7 +24,7 @@ from conflictkit import PIPELINE_VERSION
 from conflictkit.bench import metrics
 from conflictkit.bench.datasets import ClausePair, ClausePairDataset, Dataset, DocumentPair, DocumentPairDataset
 from conflictkit.config import Config, dump_config, resolve
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UnknownBackendError
+from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UnknownBackendError, UserError
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.store import Store, key_of
 
@@ -272,7 +272,9 @@ def run(
         engine = Engine(entry.config, store=store, progress=silent)
         try:
             engine.warm_up()
-        except (MissingDependencyError, BackendError) as exc:  # a package or model absent here: say so, go on
+        except ConfigError:
+            raise  # a wrong config is the user's to fix, never a silent skip
+        except (MissingDependencyError, BackendError, UserError) as exc:  # a package or model absent here: say so, go on
             out["configs"][entry.name]["skipped"] = entry.skipped = f"cannot run here: {exc}"
             continue
         for ds in datasets:

@@ -63,3 +63,4 @@ def test_bench_config_skips_missing_backend_and_strips_bench_section(tmp_path):
     assert "no-such-judge" in entry.skipped
     out = harness.run([entry], [], Store.disabled())
     assert out["configs"]["nli-alone"]["skipped"] and out["runs"] == []
+
