@@ -12,6 +12,7 @@ the script name are passed to ``conflictkit bench``:
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 
 from conflictkit.cli import main
@@ -21,5 +22,6 @@ if __name__ == "__main__":
     with FakeIsaacus().serve() as server:
         os.environ["ISAACUS_BASE_URL"] = server.base_url
         os.environ.setdefault("ISAACUS_API_KEY", "fake-key-for-smoke-test")
+        os.environ["CONFLICTKIT_BENCH_COMMAND"] = shlex.join(["python", "benchmarks/isaacus_smoke.py", *sys.argv[1:]])
         sys.argv = ["conflictkit", "bench", *sys.argv[1:]]
         main()

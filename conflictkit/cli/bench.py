@@ -39,8 +39,10 @@ def provenance() -> str:
 
 
 def command_line() -> str:
-    """The command as typed, for the results file (reproducibility)."""
-    return shlex.join(["conflictkit", *sys.argv[1:]])
+    """The command as typed, for the results file (a wrapper script sets CONFLICTKIT_BENCH_COMMAND)."""
+    import os
+
+    return os.environ.get("CONFLICTKIT_BENCH_COMMAND") or shlex.join(["conflictkit", *sys.argv[1:]])
 
 
 @click.command()
