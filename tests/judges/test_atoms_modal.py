@@ -200,3 +200,10 @@ def test_a_role_filled_by_the_other_party_is_a_conflict_without_any_modal():
 def test_a_modal_before_a_parenthetical_is_still_a_modal(ref, inp):
     j = judged(ref, inp)
     assert j.p_conflict >= 0.7 and j.reasons[0].type == "modality"
+
+
+def test_comparators_with_a_word_between_are_not_negations():
+    j = judged("The Recipient shall protect the information with no less than reasonable care.",
+               "The Recipient shall protect the information with at least reasonable care and no less care than its own.")
+    assert not [r for r in j.reasons if r.type == "negation"]
+    assert negations("The cap shall not be less than $1,000,000.") == []

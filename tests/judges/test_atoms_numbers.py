@@ -191,3 +191,12 @@ def test_currencies_named_without_an_amount():
 )
 def test_european_amounts_and_abbreviated_units(variants):
     assert len({tuple(keys(v)) for v in variants}) == 1, [keys(v) for v in variants]
+
+
+def test_comparator_wordings_agree():
+    j = judged("The insurance cover shall not be less than $1,000,000 per claim.",
+               "The insurance cover shall be no less than $1,000,000 per claim.")
+    assert j.reasons == [] and j.p_conflict < 0.5
+    j = judged("The insurance cover shall not be less than $1,000,000 per claim.",
+               "The insurance cover shall not be more than $1,000,000 per claim.")
+    assert j.p_conflict >= 0.7 and any("comparator" in (r.detail or "") for r in j.reasons)

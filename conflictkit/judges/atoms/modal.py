@@ -91,7 +91,8 @@ class _Scanner:
 
     def _modal_at(self, i: int) -> tuple[Atom, int] | None:
         w = self.word(i)
-        if w in _AUX and self.word(i - 1) not in _NOT_AUX_BEFORE and self.word(i + 1) not in (".", ";", ""):
+        noun_use = w in ("will", "may", "can") and self.word(i + 1) in (".", ";", "")  # "the will.", "in May."
+        if w in _AUX and self.word(i - 1) not in _NOT_AUX_BEFORE and not noun_use:
             if w == "may" and self.text[self.tokens[i].start].isupper() and self.word(i + 1).isdigit():
                 return None
             return self._build(i, _AUX[w], i + 1)

@@ -61,9 +61,9 @@ _DIRECTION = re.compile(
     r"(?P<dir>prior\s+to|before|in\s+advance(?:\s+of)?|preceding|after|following|from|of\s+receipt|of\s+the\s+date)\b"
 )
 _COMPARATORS = [
-    (">=", r"at\s+least|not\s+less\s+than|no\s+less\s+than|not\s+fewer\s+than|no\s+fewer\s+than|a\s+minimum\s+of|"
+    (">=", r"at\s+least|not\s+(?:be\s+)?less\s+than|no\s+less\s+than|not\s+fewer\s+than|no\s+fewer\s+than|a\s+minimum\s+of|"
            r"minimum\s+of|at\s+a\s+minimum|no\s+sooner\s+than|not\s+sooner\s+than|not\s+earlier\s+than|no\s+earlier\s+than"),
-    ("<=", r"at\s+most|not\s+more\s+than|no\s+more\s+than|not\s+to\s+exceed|not\s+exceeding|up\s+to|"
+    ("<=", r"at\s+most|not\s+(?:be\s+)?more\s+than|no\s+more\s+than|not\s+to\s+exceed|not\s+exceeding|up\s+to|"
            r"a\s+maximum\s+of|maximum\s+of|no\s+greater\s+than|not\s+greater\s+than|within|"
            r"no\s+later\s+than|not\s+later\s+than|in\s+no\s+event\s+later\s+than|on\s+or\s+before"),
     (">", r"more\s+than|greater\s+than|in\s+excess\s+of|exceeding|over|above|longer\s+than"),
@@ -76,7 +76,7 @@ _COMPARATOR_AFTER = re.compile(r"\s?(?:,\s?)?or\s+(?P<post>more|greater|longer|l
 _POST_CMP = {"more": ">=", "greater": ">=", "longer": ">=", "less": "<=", "fewer": "<=", "shorter": "<="}
 # Comparator idioms are claimed even with no number after them ("no later than the Effective Date").
 COMPARATOR_IDIOMS = re.compile(
-    r"\b(?:no|not)\s+(?:later|earlier|sooner|less|more|fewer|greater)(?:\s+(?:frequently|often))?\s+than\b"
+    r"\b(?:no|not)\s+(?:be\s+)?(?:later|earlier|sooner|less|more|fewer|greater)(?:\s+[a-z]+)?\s+than\b"  # "no less care than"
     r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b"
     r"|\bin\s+no\s+event\s+later\s+than\b"
 )
