@@ -51,7 +51,7 @@ def command_line() -> str:
 @click.option("--dataset", "-d", "datasets", multiple=True, required=True, metavar="PATH",
               help="Clause pairs (.jsonl), a document-pair manifest (.yaml/.json) or a ContractNLI file; repeat for several.")
 @click.option("--out", "-o", "out_dir", required=True, metavar="DIR", help="Write bench.md, bench.json and PNG plots here.")
-@click.option("--threshold-sweep", is_flag=True, help="Also record precision/recall/F1 at conflict thresholds 0.05..0.95.")
+@click.option("--threshold-sweep", is_flag=True, help="Also record precision/recall/F1 at conflict thresholds 0.05..0.95 (document pairs are re-partitioned and re-grounded at each: slow when a config reports hundreds of findings).")
 @click.option("--no-cache", is_flag=True, help="Judge everything again (timings then measure every pair).")
 @click.option("--no-plots", is_flag=True, help="Skip the PNG plots (no matplotlib needed).")
 def bench(configs: tuple[str, ...], datasets: tuple[str, ...], out_dir: str, threshold_sweep: bool, no_cache: bool, no_plots: bool) -> int:
