@@ -103,7 +103,7 @@ def validate_backend_options(stage: StageName, spec: ComponentSpec, loc: tuple[A
     except ValidationError as exc:
         return spec, _format_errors(exc, loc + ("options",))
     except ConfigError as exc:  # nested specs (a cascade's judges) report their own paths
-        return spec, [f"{_path(loc + ('options',))}.{exc}"]
+        return spec, [f"{_path(loc + ('options',))}.{problem}" for problem in exc.problems]
     return ComponentSpec(use=spec.use, options=options.model_dump(mode="json")), []
 
 

@@ -25,7 +25,15 @@ class InputError(UserError):
 
 
 class ConfigError(UserError):
-    """A configuration that fails validation; the message lists every problem with its YAML path."""
+    """A configuration that fails validation; the message lists every problem with its YAML path.
+
+    ``problems`` keeps them apart, so a config nested in another (a cascade's judges) can prefix
+    each with its own path.
+    """
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or [message]
 
 
 class UnknownBackendError(ConfigError):

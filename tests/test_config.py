@@ -105,3 +105,11 @@ def test_secrets_are_redacted_everywhere_shown():
     assert redact(data)["pipeline"]["embedder"]["options"]["api_key"] == "***"
     assert "sk-secret" not in str(redact({"a": [{"token": "sk-secret"}]}))
     assert config_data(config) == config.model_dump(mode="json")  # nothing to redact: unchanged
+
+
+def test_nested_cascade_problems_each_carry_their_path():
+    with pytest.raises(ConfigError) as info:
+        resolve({"pipeline": {"judge": [{"use": "legal-atoms", "options": {"nope": 1}}, {"use": "oracle"}]}})
+    message = str(info.value)
+    assert "pipeline.judge.options.judges.0.options.nope: unknown key" in message
+    assert "pipeline.judge.options.judges.1.use: unknown judge backend 'oracle'" in message

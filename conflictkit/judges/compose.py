@@ -60,7 +60,7 @@ def _validated_specs(value: Any) -> list[dict[str, Any]]:
         problems.extend(errs)
         filled.append(spec.model_dump(mode="json"))
     if problems:
-        raise ConfigError("; ".join(problems))
+        raise ConfigError("; ".join(problems), problems=problems)
     return filled
 
 
