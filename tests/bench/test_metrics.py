@@ -84,6 +84,8 @@ def test_target_misses_lists_each_failing_category_and_pair():
     assert target_misses(clause_run) == ["negation: recall 0.90 < 0.95 (1 of 10 missed)",
                                          "paraphrase: false-positive rate 0.10 > 0.05 (1 of 10 flagged)"]
     doc_run = {"kind": "document-pairs", "per_pair": [
-        {"id": "dpa", "findings": [{}], "max_findings": 0, "missed": [], "expected": []},
-        {"id": "mnda", "findings": [{}], "max_findings": 2, "missed": ["upon written notice"], "expected": [{}, {}]}]}
-    assert target_misses(doc_run) == ["dpa: 1 findings > 0 allowed", "mnda: 1 of 2 expected findings missed"]
+        {"id": "dpa", "findings": [{}], "max_findings": 0, "missed": [], "expected": [], "consistent_flagged": []},
+        {"id": "mnda", "findings": [{}], "max_findings": 2, "missed": ["upon written notice"], "expected": [{}, {}],
+         "consistent_flagged": ["earlier request"]}]}
+    assert target_misses(doc_run) == ["dpa: 1 findings > 0 allowed", "mnda: 1 of 2 expected findings missed",
+                                      "mnda: 1 harmless change(s) flagged: `earlier request`"]
