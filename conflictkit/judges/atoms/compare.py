@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.places import PARENT
-from conflictkit.judges.atoms.text import STOPWORDS, Atom
+from conflictkit.judges.atoms.text import STOPWORDS, Atom, content_stems, stem
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,39 @@ def _actor_quote(clause: ClauseAtoms, atom: Atom) -> str:
     return clause.text[atom.start:max(end, atom.end)]
 
 
+_OPPOSITES = [
+    ({"keep", "treat", "hold", "protec", "safegu", "mainta", "preser"}, {"disclo", "reveal", "divulg", "publis", "releas"}),
+    ({"comply", "observ", "obey", "abide", "adhere", "follow", "honour", "honor"},
+     {"violat", "breach", "contra", "infrin", "disreg", "ignore"}),
+    ({"retain", "keep", "preser", "store"}, {"destro", "delete", "dispos", "discar", "erase"}),
+    ({"accept"}, {"reject", "refuse", "declin"}),
+    ({"contin", "remain"}, {"cease", "stop", "discon", "termin", "end"}),
+    ({"permit", "allow", "enable"}, {"preven", "prohib", "forbid", "block", "restri"}),
+    ({"includ"}, {"omit", "exclud"}),
+]
+_OPPOSITE = {frozenset((x, y)) for pos, neg in _OPPOSITES for x in pos for y in neg}
+
+
+def _antonyms(a: Atom, b: Atom) -> bool:
+    """An obligation to do X and a prohibition of X's opposite ("keep confidential" / "not disclose")."""
+    if {a.key, b.key} != {"obligation", "prohibition"}:
+        return False
+    return frozenset((a.anchor, b.anchor)) in _OPPOSITE
+
+
+def _has_only(clause: ClauseAtoms) -> bool:
+    return any(a.group == "only" for a in clause.of("exception"))
+
+
+def _actor(atom: Atom, other: ClauseAtoms) -> str:
+    """The side that acts; a party known only by its name ("Acme") counts only where the other
+    clause names it too (otherwise the template was renamed, and nothing says who is who)."""
+    actor = atom.attr("actor")
+    if actor.startswith("name:") and not re.search(rf"\b{re.escape(actor[5:])}", other.text):
+        return ""
+    return actor
+
+
 def _absent(left: list[Atom], other: ClauseAtoms, family: str) -> list[Atom]:
     """Unpaired atoms whose value the other clause does not state at all. A value said twice on one
     side and once on the other is the same term repeated, not a difference."""
@@ -86,9 +119,10 @@ def _absent(left: list[Atom], other: ClauseAtoms, family: str) -> list[Atom]:
 def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> tuple[int, int]:
     """Modal classes and who acts; returns how many negative modals each side has left unpaired."""
     r, i = ref.of("modality"), inp.of("modality")
+    actors = {id(a): _actor(a, inp) for a in r} | {id(b): _actor(b, ref) for b in i}
 
     def actor_ok(a: Atom, b: Atom) -> bool:
-        return not _both(a.attr("actor"), b.attr("actor"))
+        return not _both(actors[id(a)], actors[id(b)])
 
     _take(r, i, lambda a, b: a.key == b.key and a.anchor == b.anchor and actor_ok(a, b))
     _take(r, i, lambda a, b: a.key == b.key and actor_ok(a, b))
@@ -97,15 +131,21 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
     n = min(len(r), len(i))
     pairs += list(zip(r[:n], i[:n]))
     left_r, left_i = r[n:], i[n:]
+    restricted = _has_only(ref) and _has_only(inp)
     for a, b in pairs:
-        if a.key != b.key:
+        if a.key != b.key and _antonyms(a, b):
+            pass  # "shall keep X confidential" == "shall not disclose X": a duty restated as a ban on its opposite
+        elif a.key != b.key and restricted and {a.key, b.key} == {"obligation", "permission"}:
+            # "shall use it solely for P" == "may use it only for P": with "only" on both sides the modal adds little
+            diffs.append(Difference("modality", "modality_presence", a.text, b.text, f"{a.key} -> {b.key} (restricted)"))
+        elif a.key != b.key:
             flip = frozenset((a.key, b.key)) in _POLARITY_FLIPS
             diffs.append(Difference("negation" if flip else "modality", "negation" if flip else "modality",
                                     a.text, b.text, f"{a.key} -> {b.key}"))
-        if _both(a.attr("actor"), b.attr("actor")):
-            weight = "party_mutuality" if "both" in (a.attr("actor"), b.attr("actor")) else "party"
-            diffs.append(Difference("party", weight, _actor_quote(ref, a), _actor_quote(inp, b),
-                                    f"who acts: {a.attr('actor')} -> {b.attr('actor')}"))
+        x, y = actors[id(a)], actors[id(b)]
+        if _both(x, y):
+            weight = "party_mutuality" if "both" in (x, y) else "party"
+            diffs.append(Difference("party", weight, _actor_quote(ref, a), _actor_quote(inp, b), f"who acts: {x} -> {y}"))
     left_r, left_i = _absent(left_r, inp, "modality"), _absent(left_i, ref, "modality")
     for a in left_r:
         diffs.append(Difference("modality", "modality_presence", a.text, None, f"{a.key} only in the reference"))
@@ -259,7 +299,12 @@ def _encloses(key: str, here: ClauseAtoms, other: ClauseAtoms) -> bool:
 def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:
     """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms."""
     r, i = ref.of(family), inp.of(family)
-    _take(r, i, lambda a, b: a.key == b.key and a.group == b.group)
+    for a, b in _take(r, i, lambda a, b: a.key == b.key and a.group == b.group):
+        if family == "exception" and a.group in _TAILED and _tails_differ(ref.text, a, inp.text, b):
+            diffs.append(Difference("exception", "exception", _tail(ref.text, a), _tail(inp.text, b),
+                                    f"{a.key}: a different exception or condition"))
+    if family == "scope":
+        _compare_quantifiers(ref, inp, r, i, diffs)
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         weight = "quantity" if a.group == "quantity" else ("qualifier" if family == "qualifier" else family)
         if family == "qualifier" and a.group in _MINOR_QUALIFIERS:
@@ -303,3 +348,56 @@ def _with_head(text: str, atom: Atom, other: str) -> tuple[str, str | None]:
     before = list(_WORD.finditer(other, max(0, found.start() - 30), found.start()))
     start = before[-1].start() if before and found.start() - before[-1].end() <= 2 else found.start()
     return quote, other[start:found.end()]
+
+
+_TAILED = {"exception", "condition", "only"}
+_TAIL_END = re.compile(r"[,;.:]|\b(?:and|or|but|provided|unless|except)\b")
+_GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "permit", "describ", "agreed", "extent",
+            "require", "applic", "herein", "hereof", "reason", "law"}
+
+
+def _tail(text: str, atom: Atom) -> str:
+    """The words an exception or condition introduces: up to the next punctuation or conjunction."""
+    stop = _TAIL_END.search(text.lower(), atom.end + 1, atom.end + 120)
+    end = stop.start() if stop else min(len(text), atom.end + 120)
+    return text[atom.start:end].rstrip()
+
+
+def _tail_stems(text: str, atom: Atom) -> set[str]:
+    return content_stems(_tail(text, atom)[len(atom.text):].lower()) - _GENERIC
+
+
+def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
+    """Same kind of exception, disjoint words: "except in an emergency" -> "except where convenient"."""
+    x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
+    return bool(x) and bool(y) and not (x & y)
+
+
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b")
+_EXCEPT_AFTER = re.compile(r"\b(?:other\s+than|except|unless|save|apart\s+from|besides)\b")
+_SENTENCE_START = re.compile(r"[.;:]")
+
+
+def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: list[Atom], diffs: list[Difference]) -> None:
+    """An "all" / "any" left unpaired whose noun the other clause does not name: the other clause
+    speaks of something narrower ("all intellectual property rights" -> "the copyright",
+    "any customer" -> "retail customers"). Under a negation ("not ... any") or before an
+    exception ("any purpose other than") the quantifier restricts nothing of its own."""
+    for here, other, left, side in ((ref, inp, r, "reference"), (inp, ref, i, "input")):
+        others = content_stems(other.text.lower())
+        for a in left:
+            if a.group != "quantity" or a.key != "all":
+                continue
+            low = here.text.lower()
+            starts = [m.end() for m in _SENTENCE_START.finditer(low, 0, a.start)]
+            if _NEGATED_BEFORE.search(low, starts[-1] if starts else 0, a.start):
+                continue
+            if _EXCEPT_AFTER.search(low, a.end, a.end + 50):
+                continue
+            nouns = [stem(w) for w in re.findall(r"[a-z][a-z-]+", low[a.end:a.end + 60])
+                     if len(w) > 2 and w not in STOPWORDS][:2]
+            if not nouns or any(n in others for n in nouns):
+                continue
+            quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
+            ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)
+            diffs.append(Difference("scope", "quantity", ref_q, inp_q, f"{a.text!r} {' '.join(nouns)} only in the {side}"))

@@ -50,7 +50,7 @@ class DifferenceWeights(Options):
     qualifier_minor: float = _w(0.35, "promptly, immediately, good faith, mutual")
     exception: float = _w(0.78, "unless / except / subject to / provided that / only on one side")
     scope: float = _w(0.9, "exclusive <-> non-exclusive, worldwide <-> a country, revocable <-> irrevocable...")
-    scope_presence: float = _w(0.78, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
+    scope_presence: float = _w(0.85, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
     scope_minor: float = _w(0.3, "including / excluding on one side only")
     quantity: float = _w(0.8, "all <-> some")
 
@@ -86,7 +86,7 @@ class LegalAtomsJudge(Judge):
 
     name: ClassVar[str] = "legal-atoms"
     Options: ClassVar[type[Options]] = LegalAtomsOptions
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         judgements = [self._one(p, comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id))

@@ -19,7 +19,7 @@ or the agent of a passive ("shall be paid by Customer"). Free negations ("is not
 
 from __future__ import annotations
 
-from conflictkit.judges.atoms.parties import find_parties
+from conflictkit.judges.atoms.parties import find_named_parties, find_parties
 from conflictkit.judges.atoms.text import Atom, Mask, stem, tokenize
 from conflictkit.lexicon import NEGATORS
 
@@ -52,6 +52,14 @@ _FAIL = {"fail", "fails", "failed", "failing", "neglects", "neglect", "refuses",
 _FREE_NEGATORS = (NEGATORS | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {"nor", "n't", "cannot"}
 
 
+_LY_VERBS = {"comply", "supply", "apply", "reply", "rely", "multiply", "imply", "ally", "resupply", "reapply"}
+
+
+def _adverb(word: str) -> bool:
+    """"promptly", "fully": skipped between a modal and its verb; "comply", "supply" are verbs."""
+    return word.endswith("ly") and len(word) > 4 and word not in _LY_VERBS
+
+
 def _combine(base: str, negated: bool) -> str:
     if base in ("obligation", "permission"):
         return "prohibition" if negated else base
@@ -70,7 +78,8 @@ class _Scanner:
     def __init__(self, text: str, low: str, mask: Mask) -> None:
         self.text, self.low, self.mask = text, low, mask
         self.tokens = [t for t in tokenize(low) if mask.free(t.start, t.end)]
-        self.parties = find_parties(text, low)
+        known = find_parties(text, low)
+        self.parties = sorted(known + find_named_parties(text, known), key=lambda p: p.start)
         self.used: set[int] = set()
 
     def word(self, i: int) -> str:
@@ -123,7 +132,7 @@ class _Scanner:
                 neg, j = not neg, j + 2
             elif w == "under" and self.word(j + 1) == "no" and self.word(j + 2) == "circumstances":
                 neg, j = not neg, j + 2
-            elif not (w.endswith("ly") and len(w) > 4) and w not in ("also", "at", "all", "times", "then", "hereby"):
+            elif not _adverb(w) and w not in ("also", "at", "all", "times", "then", "hereby"):
                 break
             j += 1
         return j, neg
@@ -192,7 +201,7 @@ class _Scanner:
     def _verb(self, j: int) -> int | None:
         for k in range(j, min(len(self.tokens), j + 6)):
             w = self.word(k)
-            if w.isalpha() and w not in _SKIP_TO_VERB and not (w.endswith("ly") and len(w) > 4):
+            if w.isalpha() and w not in _SKIP_TO_VERB and not _adverb(w):
                 return k
         return None
 
@@ -249,6 +258,6 @@ def extract_modal_and_negation(text: str, low: str, mask: Mask) -> list[Atom]:
     for a in atoms:
         mask.take(a.start, a.start + 1)
     atoms += [Atom("party", "mention", p.side, text[p.start:p.end], p.start, p.end) for p in scanner.parties
-              if p.side != "both"]
+              if p.side != "both" and not p.side.startswith("name:")]
     return atoms
 

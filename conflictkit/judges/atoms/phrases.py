@@ -29,16 +29,18 @@ IDIOMS: list[tuple[str, str, str, str]] = [
     (r"\bnon[\s-]?refundable\b|\bnot\s+refundable\b", "scope", "refund", "non-refundable"),
     (r"\bnon[\s-]?cancell?able\b|\bnot\s+cancell?able\b", "scope", "cancel", "non-cancellable"),
     (r"\bnon[\s-]?binding\b|\bnot\s+binding\b", "scope", "binding", "non-binding"),
-    (r"\b(?:does|do|did|shall|will|must|may)\s+not\s+include\b|\bnot\s+including\b", "scope", "inclusion", "excluding"),
+    (r"\b(?:does|do|did|shall|will|must|may)\s+not\s+include\b|\bnot\s+including\b|\b(?:is|are|be|been)\s+not\s+included\b",
+     "scope", "inclusion", "excluding"),
     (r"\bbut\s+(?:(?:is|are|be)\s+)?not\s+limited\s+to\b|\bwithout\s+limitation\b|\bwithout\s+limiting\b|\bwhether\s+or\s+not\b|"
      r"\bnot\s+only\b|\bif\s+not\s+(?:already|otherwise)\b|\bwithout\s+prejudice\s+to\b|\bnone\s+of\s+which\b",
      "ignore", "", ""),
 ]
 PHRASES: list[tuple[str, str, str, str]] = [
     # qualifiers
-    (r"\bsole\s+(?:and\s+absolute\s+)?discretion\b|\babsolute\s+discretion\b|\bsole\s+judgm?ent\b",
+    (r"\bsole\s+(?:and\s+absolute\s+)?(?:discretion|opinion)\b|\babsolute\s+discretion\b|\bsole\s+judgm?ent\b"
+     r"|\b(?:at|in)\s+(?:its|their|his|her|our|the\s+[\w-]+'s?)\s+(?:own\s+)?(?:discretion|opinion|judgm?ent)\b",
      "qualifier", "discretion", "sole discretion"),
-    (r"\breasonable\s+discretion\b", "qualifier", "discretion", "reasonable discretion"),
+    (r"\breasonable\s+(?:discretion|opinion|judgm?ent)\b", "qualifier", "discretion", "reasonable discretion"),
     (r"\b(?:best|utmost)\s+(?:efforts|endeavou?rs|steps|measures|actions)\b", "qualifier", "efforts", "best efforts"),
     (r"\bcommercially\s+reasonable\s+(?:efforts|endeavou?rs|steps|measures|actions)\b", "qualifier", "efforts", "commercially reasonable efforts"),
     (r"\b(?:all\s+)?reasonable\s+(?:efforts|endeavou?rs|steps|measures|actions|precautions)\b", "qualifier", "efforts", "reasonable efforts"),
@@ -79,6 +81,10 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bprovided,?\s+(?:however,?\s+)?that\b|\bon\s+condition\s+that\b|\bconditional\s+(?:up)?on\b|\bcontingent\s+(?:up)?on\b|\b(?:as|so)\s+long\s+as\b",
      "exception", "condition", "provided that"),
     (r"\bonly\s+if\b|\bif\s+and\s+only\s+if\b|\bsolely\s+if\b", "exception", "only", "only"),
+    # "with / requires / subject to the other party's consent": allowed only with that consent
+    (r"\b(?:with|requires?|needs?|subject\s+to)\b(?=\s+(?:(?:the|its|their|his|her|our|[\w-]+'s?|prior|written|express|"
+     r"advance|of)\s+){0,5}(?:consent|approval|authori[sz]ation|permission)\b)", "exception", "only", "only"),
+    (r"\b(?:limited|restricted|confined)\s+to\b", "exception", "only", "only"),
     (r"\bsubject\s+to\b", "exception", "subject to", "subject to"),
     (r"\bto\s+the\s+extent\b", "exception", "to the extent", "to the extent"),
     (r"\bnotwithstanding\b", "exception", "notwithstanding", "notwithstanding"),
