@@ -213,7 +213,7 @@ def test_paraphrase_and_unrelated_pairs_are_not_conflicts(ref, inp):
     [
         ("Acme shall reimburse Globex for all shipping costs.", "Acme"),
         ("The Site shall enrol subjects in accordance with the Protocol.", "Site"),
-        ("The Architect shall certify practical completion of the Works.", "Architect"),
+        ("The Engineer shall certify practical completion of the Works.", "Engineer"),
         ("The Fees shall be paid by Northwind Ltd within 30 days.", "Northwind Ltd"),
     ],
 )
