@@ -95,6 +95,64 @@ CONFLICTS = {
         ('The Developer shall fix any Critical Defect promptly after it is reported.',
          'The Developer shall fix any Critical Defect within a reasonable time after it is reported.'),
     ],
+    'party2': [
+        ('The Supplier shall maintain the escrow account for the benefit of the Customer.',
+         'The Supplier shall maintain the escrow account for the benefit of the Supplier.'),
+        ("The Contractor shall indemnify the Owner against all claims brought by the Contractor's employees.",
+         "The Contractor shall indemnify the Owner against all claims brought by the Owner's employees."),
+        ("All tooling shall be stored at the Supplier's premises at the Supplier's expense.",
+         "All tooling shall be stored at the Supplier's premises at the Buyer's expense."),
+        ('The Licensee shall notify each party of any infringement within ten days.',
+         'The Licensee shall notify the Licensor of any infringement within ten days.'),
+        ("The Distributor may appoint sub-distributors with the Manufacturer's prior written approval.",
+         "The Distributor may appoint sub-distributors with the Distributor's prior written approval."),
+        ('Each party shall pay its own legal costs in connection with this Agreement.',
+         "The Customer shall pay both parties' legal costs in connection with this Agreement."),
+        ('Any Improvements developed by the Licensee shall be owned by the Licensor.',
+         'Any Improvements developed by the Licensee shall be owned by the Licensee.'),
+        ("The Tenant may terminate the Lease on six months' notice.",
+         "The Landlord may terminate the Lease on six months' notice."),
+        ('Harbor Freight shall be responsible for customs clearance at the port of entry.',
+         'Bayview Logistics shall be responsible for customs clearance at the port of entry, not Harbor Freight.'),
+        ('The University shall own all inventions made by University personnel under the Study.',
+         'The Sponsor shall own all inventions made by University personnel under the Study.'),
+    ],
+    'scope2': [
+        ('The Author grants the Publisher the right to publish the Work in any medium now known or later developed.',
+         'The Author grants the Publisher the right to publish the Work in print form.'),
+        ('The Customer and its Affiliates may use the Software.',
+         'The Customer may use the Software.'),
+        ('The licence covers the Licensee and its Affiliates.',
+         'The licence covers the Licensee but excludes its Affiliates.'),
+        ('The Purchaser may assign this Agreement in whole or in part to any Affiliate.',
+         'The Purchaser may assign this Agreement to any Affiliate.'),
+        ('The restrictions apply during the Term and for two years thereafter.',
+         'The restrictions apply during the Term.'),
+        ('The Licensee may use the Marks for any lawful purpose.',
+         'The Licensee may use the Marks for advertising the Products.'),
+        ('The Buyer may return any unsold Products for a full refund.',
+         'The Buyer may return damaged Products for a full refund.'),
+        ('The Supplier warrants that all Deliverables will conform to the Specification.',
+         'The Supplier warrants that the software Deliverables will conform to the Specification.'),
+        ('The Company grants the Executive options over all unvested shares on a change of control.',
+         'The Company grants the Executive options over half of the unvested shares on a change of control.'),
+    ],
+    'qualifier2': [
+        ('The Seller represents that the Financial Statements are accurate in all material respects.',
+         'The Seller represents that the Financial Statements are accurate.'),
+        ('To the extent permitted by law, the Provider excludes all implied warranties.',
+         'The Provider excludes all implied warranties.'),
+        ('The Landlord may enter the Premises on reasonable notice to inspect their condition.',
+         'The Landlord may enter the Premises to inspect their condition.'),
+        ('The Contractor shall remedy any defect notified during the Defects Period at its own cost.',
+         "The Contractor shall remedy any defect notified during the Defects Period at the Employer's cost."),
+        ("The Agency shall obtain the Client's approval before publishing any advertisement.",
+         "The Agency shall obtain the Client's approval before publishing any advertisement, except in urgent cases."),
+        ('The Shareholder shall not transfer any Shares unless the Board has approved the transfer.',
+         'The Shareholder shall not transfer any Shares unless the transferee is an existing Shareholder.'),
+        ('Either party may terminate this Agreement if the other party is in persistent breach.',
+         'Either party may terminate this Agreement if the other party is in breach.'),
+    ],
 }
 
 CONSISTENT = {
@@ -182,12 +240,48 @@ CONSISTENT = {
         ('The Employee shall not solicit Company customers for twelve months after termination.',
          "The Company shall reimburse the Employee's reasonable business expenses."),
     ],
+    'paraphrase3': [
+        ('The Customer agrees to pay the Fees in advance.',
+         'The Customer shall pay the Fees in advance.'),
+        ("Either party may end this Agreement by giving sixty days' notice.",
+         "Either party may terminate this Agreement on 60 days' notice."),
+        ('The Provider shall notify the Customer promptly of any security incident.',
+         'The Provider shall notify the Customer without undue delay of any security incident.'),
+        ('The Subscriber shall not reverse engineer the Software.',
+         'The Subscriber is prohibited from reverse engineering the Software.'),
+        ('The Seller shall deliver the Goods not later than thirty (30) days after acceptance of the order.',
+         'The Seller will deliver the Goods within 30 days after it accepts the order.'),
+        ('Invoices will be issued monthly in arrears by the Supplier.',
+         'The Supplier shall invoice monthly in arrears.'),
+        ('The Lessee must insure the Vehicle against all risks.',
+         'The Lessee is obliged to keep the Vehicle insured against all risks.'),
+        ('The Recipient may disclose Confidential Information to its professional advisers who are bound by duties of confidence.',
+         'Confidential Information may be disclosed by the Recipient to its professional advisers if they are bound by duties of confidence.'),
+        ('No amendment of this Agreement is valid unless it is in writing and signed by both parties.',
+         'This Agreement may only be amended in writing signed by both parties.'),
+        ('The Operator shall keep the Aircraft airworthy at all times.',
+         'At all times the Operator will maintain the Aircraft in an airworthy condition.'),
+        ("Acme shall deliver the Units to Globex's warehouse in Ohio.",
+         'The Units will be delivered by Acme to the warehouse of Globex in Ohio.'),
+        ('The Hotel shall provide the Event Organiser with exclusive use of the ballroom.',
+         'The Event Organiser will have exclusive use of the ballroom, which the Hotel shall provide.'),
+        ('The Borrower shall repay the Loan in full on the Maturity Date.',
+         'On the Maturity Date the Borrower must repay the whole of the Loan.'),
+        ("The Customer is responsible for all taxes on the Services, other than taxes on the Provider's income.",
+         "Except for taxes on the Provider's income, the Customer shall bear all taxes on the Services."),
+        ("The Franchisee shall not open another outlet within five miles without the Franchisor's consent.",
+         "The Franchisee may open another outlet within five miles only with the Franchisor's consent."),
+        ('Each party warrants that it has full power to enter into this Agreement.',
+         'Both parties warrant that they have full power and authority to enter into this Agreement.'),
+    ],
 }
 
 
 KNOWN_MISSES = {
     # a trailing "only" that hedges ("approximate only") reads as a restriction
     "Delivery dates are approximate and are not guaranteed by the Seller.",
+    # narrowed by a word added on the other side ("the software Deliverables"), no atom changes
+    "The Supplier warrants that all Deliverables will conform to the Specification.",
 }
 
 
@@ -196,7 +290,7 @@ def _cases(groups, known=frozenset()):
             for cat, pairs in groups.items() for n, (r, i) in enumerate(pairs)]
 
 
-@pytest.mark.parametrize(("ref", "inp"), _cases(CONFLICTS))
+@pytest.mark.parametrize(("ref", "inp"), _cases(CONFLICTS, KNOWN_MISSES))
 def test_changed_scope_party_or_qualifier_is_a_conflict(ref, inp):
     j = judged(ref, inp)
     assert j.p_conflict >= 0.7, (j.p_conflict, j.p_same, j.reasons)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.parties import SIDE_OF
 from conflictkit.judges.atoms.places import PARENT
 from conflictkit.judges.atoms.text import STOPWORDS, Atom, content_stems, stem
 
@@ -63,9 +64,41 @@ def compare(ref: ClauseAtoms, inp: ClauseAtoms) -> list[Difference]:
     _compare_numbers(ref, inp, diffs)
     _compare_dates(ref, inp, diffs)
     _compare_places(ref, inp, diffs)
+    ref_q, inp_q = _expense_payers(ref, inp)
     for family in ("qualifier", "exception", "scope"):
-        _compare_words(ref, inp, family, diffs)
+        _compare_words(ref_q if family == "qualifier" else ref, inp_q if family == "qualifier" else inp, family, diffs)
     return diffs
+
+
+_POSSESSOR = re.compile(r"\bat\s+(?:the\s+)?([\w-]+?)(?:'s?)\s")
+
+
+def _payer(clause: ClauseAtoms, atom: Atom) -> str:
+    """Who bears a cost: "at the Buyer's expense" -> receiver; "at its own cost" -> the party that acts."""
+    m = _POSSESSOR.match(atom.text + " ")
+    if m and m.group(1).lower() not in ("its", "their", "his", "her", "our"):
+        name = m.group(1).lower()
+        return SIDE_OF.get(name, "name:" + name)
+    modals = [a for a in clause.of("modality") if a.attr("actor")]
+    before = [a for a in modals if a.start < atom.start]
+    return (before[-1] if before else modals[0]).attr("actor") if modals else ""
+
+
+def _expense_payers(ref: ClauseAtoms, inp: ClauseAtoms) -> tuple[ClauseAtoms, ClauseAtoms]:
+    """The two clauses with "at X's expense" keyed by who pays, when both sides say who."""
+    r = [a for a in ref.of("qualifier") if a.group == "expense" and a.key == "own expense"]
+    i = [b for b in inp.of("qualifier") if b.group == "expense" and b.key == "own expense"]
+    if not r or not i:
+        return ref, inp
+    pr, pi = {id(a): _payer(ref, a) for a in r}, {id(b): _payer(inp, b) for b in i}
+    if not all(pr.values()) or not all(pi.values()):
+        return ref, inp
+
+    def rekey(clause: ClauseAtoms, payers: dict[int, str]) -> ClauseAtoms:
+        atoms = tuple(replace(a, key=f"expense of {payers[id(a)]}") if id(a) in payers else a for a in clause.atoms)
+        return ClauseAtoms(clause.text, atoms, clause.stems)
+
+    return rekey(ref, pr), rekey(inp, pi)
 
 
 def _actor_quote(clause: ClauseAtoms, atom: Atom) -> str:
@@ -181,7 +214,8 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
     moves from Seller to Buyer, IP vests in the Contractor instead of the Client) or just gone."""
     if any(d.type == "party" for d in diffs):
         return  # who acts already changed: the mentions say the same thing again
-    r, i = ref.of("party"), inp.of("party")
+    r = [a for a in ref.of("party") if a.group == "mention"]
+    i = [b for b in inp.of("party") if b.group == "mention"]
     if _compare_party_roles(ref, inp, diffs):
         return
     gone = [a for a in r if a.key not in {b.key for b in i}]
@@ -201,7 +235,13 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
         diffs.append(Difference("party", "party_presence", None, new[0].text, f"{new[0].key} only in the input"))
 
 
-_ROLE_BEFORE = re.compile(r"([a-z]{3,})\s+(by|to|from|for|against|with|of)\s+(?:the\s+)?$")
+_ROLE_BEFORE = re.compile(r"([a-z]{3,})\s+(?:(by|to|from|for|against|with|of)\s+)?(?:the\s+)?$")
+# Verbs whose direct object is the party that benefits: "notify the Licensor", "indemnify Customer".
+_OBJECT_VERBS = {"notify", "inform", "pay", "reimburse", "indemnify", "compensate", "invoice", "charge", "defend",
+                 "assist", "consult", "remit", "refund", "credit", "warn", "advise", "supply", "provide", "give",
+                 "grant", "grants", "notifies", "informs", "pays", "reimburses", "indemnifies", "compensates",
+                 "provides", "gives", "supplies", "refunds", "owe", "owes", "hold", "holds"}
+_POSSESSIVE_AFTER = re.compile(r"'s?\s+(?:own\s+|sole\s+)?([a-z]{3,})")
 
 
 def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
@@ -211,8 +251,11 @@ def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
     low = clause.text.lower()
     for a in clause.of("party"):
         m = _ROLE_BEFORE.search(low, max(0, a.start - 40), a.start)
-        if m:
-            roles.setdefault((m.group(1)[:6], m.group(2)), []).append(a)
+        if m and (m.group(2) or m.group(1) in _OBJECT_VERBS):
+            roles.setdefault((m.group(1)[:6], m.group(2) or ""), []).append(a)
+        p = _POSSESSIVE_AFTER.match(low, a.end)
+        if p and p.group(1) not in STOPWORDS:  # "at the Supplier's expense", "the Owner's employees"
+            roles.setdefault((p.group(1)[:6], "'s"), []).append(a)
     return roles
 
 
@@ -224,7 +267,16 @@ def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Differe
         if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
             quote_r = ref.text[max(0, a.start - 40):a.end]
             quote_i = inp.text[max(0, b.start - 40):b.end]
-            ctx = f"{key[0]}\\w*\\s+{key[1]}\\s+(?:the\\s+)?"
+            if key[1] == "'s":
+                quote_r, quote_i = ref.text[a.start:a.end + 20], inp.text[b.start:b.end + 20]
+                ctx = f"^{re.escape(a.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*"
+                mr = re.search(ctx, quote_r, re.I)
+                mi = re.search(f"^{re.escape(b.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*", quote_i, re.I)
+                diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
+                                        f"whose {key[0]}: {a.key} -> {b.key}"))
+                return True
+            prep = f"\\s+{key[1]}" if key[1] else ""
+            ctx = f"{key[0]}\\w*{prep}\\s+(?:the\\s+)?"
             mr = re.search(ctx + re.escape(a.text) + "$", quote_r, re.I)
             mi = re.search(ctx + re.escape(b.text) + "$", quote_i, re.I)
             diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
@@ -250,9 +302,14 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
     for a in _absent(r, inp, "number"):
-        diffs.append(Difference("number", "number_presence", a.text, None, f"{a.group} only in the reference"))
+        diffs.append(Difference("number", _number_presence(a), a.text, None, f"{a.group} only in the reference"))
     for b in _absent(i, ref, "number"):
-        diffs.append(Difference("number", "number_presence", None, b.text, f"{b.group} only in the input"))
+        diffs.append(Difference("number", _number_presence(b), None, b.text, f"{b.group} only in the input"))
+
+
+def _number_presence(atom: Atom) -> str:
+    """A how-often or a currency said on one side only is often said another way on the other ("each holiday year")."""
+    return "frequency_presence" if atom.group in ("frequency", "currency") else "number_presence"
 
 
 def _compare_dates(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
@@ -313,6 +370,8 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
     for atoms, side in ((_absent(r, inp, family), "reference"), (_absent(i, ref, family), "input")):
         for a in atoms:
             weight = _presence_weight(family, a.group)
+            if a.key == "excluding":  # a carve-out ("but excludes its Affiliates"), not an illustration
+                weight = "scope_presence"
             if weight is None:
                 continue
             other = inp if side == "reference" else ref
@@ -370,7 +429,7 @@ def _tail_stems(text: str, atom: Atom) -> set[str]:
 def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
     """Same kind of exception, disjoint words: "except in an emergency" -> "except where convenient"."""
     x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
-    return bool(x) and bool(y) and not (x & y)
+    return bool(x) and bool(y) and len(x & y) < 0.4 * min(len(x), len(y))
 
 
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b")
@@ -396,8 +455,8 @@ def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: l
                 continue
             nouns = [stem(w) for w in re.findall(r"[a-z][a-z-]+", low[a.end:a.end + 60])
                      if len(w) > 2 and w not in STOPWORDS][:2]
-            if not nouns or any(n in others for n in nouns):
+            if not nouns or nouns[0] in others:  # "any unsold Products" -> "damaged Products": the first word
                 continue
             quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
             ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)
-            diffs.append(Difference("scope", "quantity", ref_q, inp_q, f"{a.text!r} {' '.join(nouns)} only in the {side}"))
+            diffs.append(Difference("scope", "scope", ref_q, inp_q, f"{a.text!r} {' '.join(nouns)} only in the {side}"))

@@ -19,6 +19,8 @@ or the agent of a passive ("shall be paid by Customer"). Free negations ("is not
 
 from __future__ import annotations
 
+import re
+
 from conflictkit.judges.atoms.parties import find_named_parties, find_parties
 from conflictkit.judges.atoms.text import Atom, Mask, stem, tokenize
 from conflictkit.lexicon import NEGATORS
@@ -52,6 +54,7 @@ _FAIL = {"fail", "fails", "failed", "failing", "neglects", "neglect", "refuses",
 _FREE_NEGATORS = (NEGATORS | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {"nor", "n't", "cannot"}
 
 
+_JUST_THE = re.compile(r"\s*(?:the\s+)?")
 _LY_VERBS = {"comply", "supply", "apply", "reply", "rely", "multiply", "imply", "ally", "resupply", "reapply"}
 
 
@@ -172,7 +175,9 @@ class _Scanner:
             start = self.tokens[sub].start
         self.used.update(range(sub if sub is not None else i, j))
         end_tok = max(j - 1, i)
-        inverted = next((p for p in self.parties if 0 <= p.start - self.tokens[end_tok].end <= 5), None)
+        after = self.tokens[end_tok].end
+        inverted = next((p for p in self.parties if 0 <= p.start - after <= 5
+                         and _JUST_THE.fullmatch(self.low, after, p.start)), None)
         if inverted is not None:  # "in no event will Provider be liable": the subject follows the modal
             j = next((k for k in range(j, len(self.tokens)) if self.tokens[k].start >= inverted.end), j)
             j, neg = self._negators(j)
@@ -257,7 +262,9 @@ def extract_modal_and_negation(text: str, low: str, mask: Mask) -> list[Atom]:
     atoms += scanner.negation_atoms()
     for a in atoms:
         mask.take(a.start, a.start + 1)
-    atoms += [Atom("party", "mention", p.side, text[p.start:p.end], p.start, p.end) for p in scanner.parties
-              if p.side != "both" and not p.side.startswith("name:")]
+    # "each party" / "either party" are kept apart (group "both"): they fill roles ("notify each party")
+    # but are not a side of the deal that a clause can name instead of another
+    atoms += [Atom("party", "both" if p.side == "both" else "mention", p.side, text[p.start:p.end], p.start, p.end)
+              for p in scanner.parties if not p.side.startswith("name:")]
     return atoms
 

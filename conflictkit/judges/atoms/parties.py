@@ -107,10 +107,12 @@ def _singular(word: str) -> str:
 
 def _is_name(words: list[str], determined: bool) -> bool:
     last = _singular(words[-1].lower().rstrip(".'"))
+    if last in _ENTITIES:
+        return True
     if last in _COMMON_NOUNS or last in SIDE_OF or last.endswith(("ment", "tion", "ity", "ance", "ence", "ness", "ing")):
         return False
     if determined:  # "the Site", "the Guarantor": an agent or an organisation, not a defined thing ("the Goods")
-        return last in _ENTITIES or (bool(_AGENTIVE.search(last)) and last not in _NOT_AGENTIVE)
+        return bool(_AGENTIVE.search(last)) and last not in _NOT_AGENTIVE
     return last not in _NOT_AGENTIVE
 
 

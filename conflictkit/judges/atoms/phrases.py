@@ -63,12 +63,14 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bwritten\b|\bin\s+(?:a\s+)?writing\b", "qualifier", "written", "written"),
     (r"\breasonabl[ey]\b", "qualifier", "reasonable", "reasonable"),
     (r"\bmaterial(?:ly)?\b|\bsubstantial(?:ly)?\b", "qualifier", "material", "material"),
+    (r"\bpersistent(?:ly)?\b|\brepeated(?:ly)?\b|\brecurring\b", "qualifier", "material", "persistent"),
+    (r"\bserious(?:ly)?\b|\bfundamental\b|\bsignificant(?:ly)?\b", "qualifier", "material", "serious"),
     (r"\bpromptly\b|\bprompt\b", "qualifier", "timing", "promptly"),
     (r"\bimmediate(?:ly)?\b|\bforthwith\b", "qualifier", "timing", "immediately"),
     (r"\bas\s+soon\s+as\s+(?:reasonably\s+)?(?:practicable|possible)\b", "qualifier", "timing", "as soon as practicable"),
     (r"\bknowing(?:ly)?\b|\bintentional(?:ly)?\b|\bwil{1,2}ful(?:ly)?\b|\bdeliberate(?:ly)?\b", "qualifier", "intent", "knowingly"),
     (r"\bmutual(?:ly)?\b", "qualifier", "mutual", "mutual"),
-    (r"\bat\s+(?:its|their|his|her|the\s+\w+'s)\s+(?:own\s+|sole\s+)?(?:cost|expense)(?:\s+and\s+(?:expense|cost))?\b",
+    (r"\bat\s+(?:its|their|his|her|(?:the\s+)?[A-Za-z-]+'s?)\s+(?:own\s+|sole\s+)?(?:cost|expense)(?:\s+and\s+(?:expense|cost))?\b",
      "qualifier", "expense", "own expense"),
     (r"\bindirect\b", "qualifier", "damages", "indirect"),
     (r"\bconsequential\b", "qualifier", "damages", "consequential"),
@@ -112,7 +114,8 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bin\s+whole\s+or\s+in\s+part\b|\bin\s+part\b|\bpartial(?:ly)?\b", "scope", "partial", "in whole or in part"),
     (r"\bin\s+(?:its\s+)?(?:whole|entirety)\b|\bentire(?:ly)?\b", "scope", "partial", "in whole"),
     (r"\bany\s+and\s+all\b|\ball\b|\bany\b|\beach\b|\bevery\b", "scope", "quantity", "all"),
-    (r"\bsome\b|\bcertain\b|\ba\s+portion\s+of\b", "scope", "quantity", "some"),
+    (r"\bsome\b|\bcertain\b|\b(?:(?:a|one)[\s-])?half\s+of\b|\ba\s+(?:part|portion|share|percentage|proportion|fraction)\s+of\b"
+     r"|\bpart\s+of\b|\b(?:the\s+)?(?:majority|minority)\s+of\b", "scope", "quantity", "some"),
 ]
 _IDIOMS = [(re.compile(p), f, g, k) for p, f, g, k in IDIOMS]
 _PHRASES = [(re.compile(p), f, g, k) for p, f, g, k in PHRASES]
