@@ -116,6 +116,7 @@ _OPPOSITES = [
     ({"retain", "keep", "preser", "store"}, {"destro", "delete", "dispos", "discar", "erase"}),
     ({"accept"}, {"reject", "refuse", "declin"}),
     ({"contin", "remain"}, {"cease", "stop", "discon", "termin", "end"}),
+    ({"contin", "remain", "surviv", "persis"}, {"affect", "prejud", "impair", "dimini", "reduce", "releas"}),
     ({"permit", "allow", "enable"}, {"preven", "prohib", "forbid", "block", "restri"}),
     ({"includ"}, {"omit", "exclud"}),
 ]
@@ -195,10 +196,27 @@ def _compare_negation(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
     _take(r, i, lambda a, b: True)
     r = r[negative_left[1]:]
     i = i[negative_left[0]:]
+    r = [a for a in r if not _said_positively(a.anchor, inp)]
+    i = [b for b in i if not _said_positively(b.anchor, ref)]
     for a in r:
         diffs.append(Difference("negation", "negation", a.text, _find_anchor(inp.text, a.anchor), "negation only in the reference"))
     for b in i:
         diffs.append(Difference("negation", "negation", _find_anchor(ref.text, b.anchor), b.text, "negation only in the input"))
+
+
+_NEG_PREFIX = re.compile(r"\b(?:un|in|im|il|ir|non-?|dis)([a-z]+)")
+
+
+def _said_positively(anchor: str, other: ClauseAtoms) -> bool:
+    """A negation the other clause states with the opposite word ("does not affect" / "survives") or
+    with a negative prefix ("not valid" / "invalid")."""
+    if not anchor:
+        return False
+    low = other.text.lower()
+    words = {stem(w) for w in re.findall(r"[a-z]+", low)}
+    if any(frozenset((anchor, w)) in _OPPOSITE for w in words):
+        return True
+    return any(stem(m.group(1)) == anchor for m in _NEG_PREFIX.finditer(low))
 
 
 def _find_anchor(text: str, anchor: str) -> str | None:

@@ -59,7 +59,26 @@ def extract(text: str) -> ClauseAtoms:
     atoms += extract_modal_and_negation(text, low, mask)
     atoms += extract_phrases(text, low, mask)
     atoms.sort(key=lambda a: (a.start, a.end))
+    atoms = _ensure_not(atoms, low)
     return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(_blank(low, atoms))))
+
+
+_ENSURE = {"ensure", "procur", "see", "make"}
+
+
+def _ensure_not(atoms: list[Atom], low: str) -> list[Atom]:
+    """"shall ensure that no third party accesses X" == "shall not allow any third party to access X":
+    a duty to ensure a negative is a prohibition."""
+    out = list(atoms)
+    for n, a in enumerate(atoms):
+        if a.family != "modality" or a.key != "obligation" or a.anchor not in _ENSURE:
+            continue
+        end = min([k for k in (low.find(c, a.end) for c in ".;") if k >= 0] or [len(low)])
+        neg = next((b for b in out if b.family == "negation" and a.end < b.start < end), None)
+        if neg is not None:
+            out[n] = replace(a, key="prohibition")
+            out.remove(neg)
+    return out
 
 
 _VALUES = {"number", "date", "place", "party"}  # modal and negation atoms span the verb: keep their words

@@ -87,6 +87,8 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\b(?:with|requires?|needs?|subject\s+to)\b(?=\s+(?:(?:the|its|their|his|her|our|[\w-]+'s?|prior|written|express|"
      r"advance|of)\s+){0,5}(?:consent|approval|authori[sz]ation|permission)\b)", "exception", "only", "only"),
     (r"\b(?:limited|restricted|confined)\s+to\b", "exception", "only", "only"),
+    # "shall restrict access to X to its employees" == "access only to its employees"
+    (r"\b(?:limit|restrict|confine)s?\b(?=(?:\s+[\w'-]+){1,10}\s+to\b)", "exception", "only", "only"),
     (r"\bsubject\s+to\b", "exception", "subject to", "subject to"),
     (r"\bto\s+the\s+extent\b", "exception", "to the extent", "to the extent"),
     (r"\bnotwithstanding\b", "exception", "notwithstanding", "notwithstanding"),
