@@ -26,9 +26,8 @@ $CK bench --config offline --config benchmarks/configs/offline.calibrated.yaml -
 # 3. ContractNLI: tune on dev, report on test
 if [ -f "$CORPUS/contractnli/dev.json" ]; then
   $CK calibrate --config offline --dataset corpus:contractnli/dev.json --out benchmarks/configs/offline.contractnli.yaml
-  # (add --config benchmarks/configs/cosine-only.yaml --config benchmarks/configs/line-diff.yaml for the
-  # baselines: each embeds all 2,376 texts again, about 15 minutes more per config on 2 busy cores)
   $CK bench --config offline --config benchmarks/configs/offline.contractnli.yaml \
+    --config benchmarks/configs/cosine-only.yaml --config benchmarks/configs/line-diff.yaml \
     --dataset corpus:contractnli/test.json --out benchmarks/results/contractnli
 else
   echo "ContractNLI not found under $CORPUS: skipped" >&2
