@@ -14,6 +14,7 @@ from functools import cached_property, lru_cache
 
 from conflictkit.judges.atoms.modal import extract_modal_and_negation
 from conflictkit.judges.atoms.numbers import (
+    extract_calendar_words,
     extract_currencies,
     extract_dates,
     extract_frequencies,
@@ -51,6 +52,7 @@ def extract(text: str) -> ClauseAtoms:
     mask = Mask(len(text))
     atoms: list[Atom] = []
     atoms += extract_dates(text, low, mask)
+    atoms += extract_calendar_words(text, low, mask)
     atoms += extract_numbers(text, low, mask)
     atoms += extract_frequencies(text, low, mask)
     atoms += extract_currencies(text, low, mask)

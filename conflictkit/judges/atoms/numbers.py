@@ -207,6 +207,44 @@ def extract_currencies(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
+_ORDINALS = {w: i + 1 for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())} | {
+    "twenty-first": 21, "twenty-second": 22, "twenty-third": 23, "twenty-fourth": 24, "twenty-fifth": 25,
+    "twenty-sixth": 26, "twenty-seventh": 27, "twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30,
+    "thirty-first": 31, "last": -1, "final": -1, "penultimate": -2}
+_ORDINAL = re.compile(
+    r"\b(?P<o>" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r"|(?P<d>\d{1,2})(?:st|nd|rd|th))\s+"
+    r"(?:(?:business|working|banking|calendar|full)\s+)?"
+    r"(?P<u>day|week|month|quarter|year|anniversary|instal+ment|payment|renewal|period|milestone)s?\b"
+)
+_WEEKDAY = re.compile(r"\b(?P<w>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b")
+_QUARTER = re.compile(r"\b[Qq](?P<q>[1-4])\b")
+_MONTH_ALONE = re.compile(
+    r"\b(?P<m>January|February|March|April|June|July|August|September|October|November|December)\b"
+    r"|(?<=\bof\s)(?P<may>May)\b|(?<=\bin\s)(?P<may2>May)\b"
+)
+
+
+def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Dates named without a full date: "the fifteenth day of each month", "the end of March",
+    "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
+    atoms: list[Atom] = []
+    for m in _ORDINAL.finditer(low):
+        if not _claim(mask, m.start(), m.end()):
+            continue
+        n = int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o")]
+        unit = m.group("u").replace("installment", "instalment")
+        atoms.append(Atom("date", "date", f"ordinal:{n}:{unit}", text[m.start():m.end()], m.start(), m.end()))
+    for pattern, key in ((_WEEKDAY, lambda m: "weekday:" + m.group("w").lower()),
+                         (_QUARTER, lambda m: "quarter:" + m.group("q")),
+                         (_MONTH_ALONE, lambda m: "month:" + (m.group("m") or "May").lower())):
+        for m in pattern.finditer(text):
+            if _claim(mask, m.start(), m.end()):
+                atoms.append(Atom("date", "date", key(m), text[m.start():m.end()], m.start(), m.end()))
+    return atoms
+
+
 def extract_dates(text: str, low: str, mask: Mask) -> list[Atom]:
     """Calendar dates in any common format, normalized to ISO (year-month-day, or a prefix of it)."""
     atoms: list[Atom] = []

@@ -31,6 +31,10 @@ _COUNTRIES = [
     "ontario", "quebec", "british columbia", "alberta", "new south wales", "victoria", "queensland",
     "bavaria", "cayman islands", "bermuda", "jersey", "guernsey", "isle of man", "philippines", "vietnam",
     "indonesia", "malaysia", "thailand", "nigeria", "kenya", "egypt", "colombia", "peru", "ukraine", "russia",
+    # regions a territory is often drawn as
+    "north america", "south america", "latin america", "central america", "the americas", "europe", "asia",
+    "africa", "middle east", "asia pacific", "asia-pacific", "apac", "emea", "oceania", "scandinavia", "nordics",
+    "benelux", "dach", "gcc",
 ]
 _CITIES = [
     "new york city", "san francisco", "los angeles", "san jose", "santa clara", "palo alto", "seattle", "boston",
@@ -96,7 +100,7 @@ _PLACE = re.compile(
     + "|".join(re.escape(p) for p in _ALL)
     + r")(?P<county>\s+county)?(?![\w])"
 )
-_CASE_SENSITIVE = {"us", "uk", "eu", "eea", "usa", "jersey", "victoria", "georgia", "washington", "india", "china",
+_CASE_SENSITIVE = {"apac", "emea", "dach", "gcc", "asia", "europe", "africa", "us", "uk", "eu", "eea", "usa", "jersey", "victoria", "georgia", "washington", "india", "china",
                    "turkey", "jordan"}
 _INSTITUTION = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(_INSTITUTIONS, key=len, reverse=True)) + r")\b")
 _WORLD = re.compile(r"\b(?:world[\s-]?wide|throughout\s+the\s+world|anywhere\s+in\s+the\s+world|global(?:ly)?|"
