@@ -468,3 +468,16 @@ def test_verbs_ending_in_ly_are_verbs():
 
     (modal,) = extract("The Supplier shall comply with the Policy.").of("modality")
     assert modal.anchor == "comply"
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("The Licensee shall not modify the Software or any part of it.",
+         "The Licensee shall not modify the Software, in whole or in part."),
+        ("This Agreement may be varied only by a written document signed by both parties.",
+         "No variation of this Agreement is effective unless it is in writing and signed by both parties."),
+    ],
+)
+def test_equivalent_wordings_of_part_and_of_a_written_variation(ref, inp):
+    assert judged(ref, inp).p_conflict < 0.7

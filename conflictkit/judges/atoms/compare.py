@@ -428,7 +428,7 @@ def _with_head(text: str, atom: Atom, other: str) -> tuple[str, str | None]:
 
 
 _TAILED = {"exception", "condition", "only"}
-_TAIL_END = re.compile(r"[,;.:]|\b(?:and|or|but|provided|unless|except)\b")
+_TAIL_END = re.compile(r"[,;.:]|\b(?:but|provided|unless|except|whereupon|in\s+which\s+case)\b")
 _GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "permit", "describ", "agreed", "extent",
             "require", "applic", "herein", "hereof", "reason", "law"}
 
@@ -441,7 +441,8 @@ def _tail(text: str, atom: Atom) -> str:
 
 
 def _tail_stems(text: str, atom: Atom) -> set[str]:
-    return content_stems(_tail(text, atom)[len(atom.text):].lower()) - _GENERIC
+    stems = content_stems(_tail(text, atom)[len(atom.text):].lower()) - _GENERIC
+    return {"writ" if w.startswith("writ") else w for w in stems}  # "in writing" == "written"
 
 
 def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:

@@ -113,7 +113,8 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\brefundable\b", "scope", "refund", "refundable"),
     (r"\bcancell?able\b", "scope", "cancel", "cancellable"),
     (r"\bbinding\b", "scope", "binding", "binding"),
-    (r"\bin\s+whole\s+or\s+in\s+part\b|\bin\s+part\b|\bpartial(?:ly)?\b", "scope", "partial", "in whole or in part"),
+    (r"\bin\s+whole\s+or\s+in\s+part\b|\bin\s+part\b|\bpartial(?:ly)?\b|\b(?:all\s+or\s+)?any\s+(?:part|portion)\s+(?:of|thereof)\b",
+     "scope", "partial", "in whole or in part"),
     (r"\bin\s+(?:its\s+)?(?:whole|entirety)\b|\bentire(?:ly)?\b", "scope", "partial", "in whole"),
     (r"\bany\s+and\s+all\b|\ball\b|\bany\b|\beach\b|\bevery\b", "scope", "quantity", "all"),
     (r"\bsome\b|\bcertain\b|\b(?:(?:a|one)[\s-])?half\s+of\b|\ba\s+(?:part|portion|share|percentage|proportion|fraction)\s+of\b"
