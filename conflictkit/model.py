@@ -7,6 +7,7 @@ is exactly what a user sees highlighted.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -86,24 +87,18 @@ class IndexedDocument(BaseModel):
     vectors: np.ndarray | None = None  # (len(clauses), dim), unit rows, or None without embedder
 
     def clause(self, clause_id: str) -> Clause:
-        return self._by_id()[clause_id]
+        return self._by_id[clause_id]
 
     def position(self, clause_id: str) -> int:
-        return self._positions()[clause_id]
+        return self._positions[clause_id]
 
+    @cached_property
     def _by_id(self) -> dict[str, Clause]:
-        cache = self.__dict__.get("_by_id_cache")
-        if cache is None:
-            cache = {c.id: c for c in self.clauses}
-            self.__dict__["_by_id_cache"] = cache
-        return cache
+        return {c.id: c for c in self.clauses}
 
+    @cached_property
     def _positions(self) -> dict[str, int]:
-        cache = self.__dict__.get("_pos_cache")
-        if cache is None:
-            cache = {c.id: i for i, c in enumerate(self.clauses)}
-            self.__dict__["_pos_cache"] = cache
-        return cache
+        return {c.id: i for i, c in enumerate(self.clauses)}
 
 
 class CandidatePair(BaseModel):
