@@ -78,7 +78,7 @@ def _payer(clause: ClauseAtoms, atom: Atom) -> str:
     m = _POSSESSOR.match(atom.text + " ")
     if m and m.group(1).lower() not in ("its", "their", "his", "her", "our"):
         name = m.group(1).lower()
-        return SIDE_OF.get(name, "name:" + name)
+        return SIDE_OF.get(name, "name:" + (name[:-1] if len(name) > 4 and name.endswith("s") else name))
     modals = [a for a in clause.of("modality") if a.attr("actor")]
     before = [a for a in modals if a.start < atom.start]
     return (before[-1] if before else modals[0]).attr("actor") if modals else ""
@@ -138,9 +138,14 @@ def _actor(atom: Atom, other: ClauseAtoms) -> str:
     """The side that acts; a party known only by its name ("Acme") counts only where the other
     clause names it too (otherwise the template was renamed, and nothing says who is who)."""
     actor = atom.attr("actor")
-    if actor.startswith("name:") and not re.search(rf"\b{re.escape(actor[5:])}", other.text):
+    if actor.startswith("name:") and not names(other.text, actor[5:]):
         return ""
     return actor
+
+
+def names(text: str, name: str) -> bool:
+    """Whether ``text`` names the party ``name`` (lower-cased), capitalized as a name is."""
+    return any(m.group()[0].isupper() for m in re.finditer(rf"(?i)\b{re.escape(name)}", text))
 
 
 def _absent(left: list[Atom], other: ClauseAtoms, family: str) -> list[Atom]:
@@ -468,13 +473,15 @@ def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: l
                 continue
             low = here.text.lower()
             starts = [m.end() for m in _SENTENCE_START.finditer(low, 0, a.start)]
+            if not low[starts[-1] if starts else 0:a.start].strip(" ("):
+                continue  # "Any variation requires...", "All notices shall...": the subject, not a scope
             if _NEGATED_BEFORE.search(low, starts[-1] if starts else 0, a.start):
                 continue
             if _EXCEPT_AFTER.search(low, a.end, a.end + 50):
                 continue
             nouns = [stem(w) for w in re.findall(r"[a-z][a-z-]+", low[a.end:a.end + 60])
                      if len(w) > 2 and w not in STOPWORDS][:2]
-            if not nouns or nouns[0] in others:  # "any unsold Products" -> "damaged Products": the first word
+            if not nouns or nouns[0][:4] in {w[:4] for w in others}:  # "any unsold Products" -> "damaged Products"
                 continue
             quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
             ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)

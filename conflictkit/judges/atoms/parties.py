@@ -135,5 +135,5 @@ def find_named_parties(text: str, known: list[PartyMention]) -> list[PartyMentio
             determined = bool(m.group("the")) or text[max(0, start - 4):start].lower() == "the "
             if not _is_name(words, determined):
                 continue
-            out.append(PartyMention(" ".join(words), "name:" + _singular(" ".join(words)), start, end))
+            out.append(PartyMention(" ".join(words), "name:" + _singular(" ".join(words)).lower(), start, end))
     return out

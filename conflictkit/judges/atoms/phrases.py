@@ -19,7 +19,7 @@ _W = r"(?:withheld|delayed|conditioned|withhold|delay|condition)"
 IDIOMS: list[tuple[str, str, str, str]] = [
     (rf"\b(?:(?:shall|will|may|must)\s+)?not\s+(?:to\s+)?(?:be\s+)?unreasonably\s+{_W}(?:\s*,?\s*(?:or|and)?\s*{_W})*",
      "qualifier", "consent_standard", "not unreasonably withheld"),
-    (r"\bwithout\s+(?:undue|unreasonable)\s+delay\b", "qualifier", "timing", "without undue delay"),
+    (r"\bwithout\s+(?:(?:undue|unreasonable|any)\s+)?delay\b", "qualifier", "timing", "promptly"),
     (r"\bat\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge)\b|\bfree\s+of\s+charge\b|\bwithout\s+(?:additional\s+)?charge\b",
      "qualifier", "expense", "no charge"),
     (r"\bnon[\s-]?exclusive(?:ly)?\b|\bnot\s+exclusive\b", "scope", "exclusivity", "non-exclusive"),
@@ -67,7 +67,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bserious(?:ly)?\b|\bfundamental\b|\bsignificant(?:ly)?\b", "qualifier", "material", "serious"),
     (r"\bpromptly\b|\bprompt\b", "qualifier", "timing", "promptly"),
     (r"\bimmediate(?:ly)?\b|\bforthwith\b", "qualifier", "timing", "immediately"),
-    (r"\bas\s+soon\s+as\s+(?:reasonably\s+)?(?:practicable|possible)\b", "qualifier", "timing", "as soon as practicable"),
+    (r"\bas\s+soon\s+as\s+(?:reasonably\s+)?(?:practicable|possible)\b", "qualifier", "timing", "promptly"),
     (r"\bknowing(?:ly)?\b|\bintentional(?:ly)?\b|\bwil{1,2}ful(?:ly)?\b|\bdeliberate(?:ly)?\b", "qualifier", "intent", "knowingly"),
     (r"\bmutual(?:ly)?\b", "qualifier", "mutual", "mutual"),
     (r"\bat\s+(?:its|their|his|her|(?:the\s+)?[A-Za-z-]+'s?)\s+(?:own\s+|sole\s+)?(?:cost|expense)(?:\s+and\s+(?:expense|cost))?\b",
@@ -85,7 +85,8 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bonly\s+if\b|\bif\s+and\s+only\s+if\b|\bsolely\s+if\b", "exception", "only", "only"),
     # "with / requires / subject to the other party's consent": allowed only with that consent
     (r"\b(?:with|requires?|needs?|subject\s+to)\b(?=\s+(?:(?:the|its|their|his|her|our|[\w-]+'s?|prior|written|express|"
-     r"advance|of)\s+){0,5}(?:consent|approval|authori[sz]ation|permission)\b)", "exception", "only", "only"),
+     r"advance|of|both|all|the\s+parties)\s+){0,5}(?:consent|approval|authori[sz]ation|permission|agreement\s+of)\b)",
+     "exception", "only", "only"),
     (r"\b(?:limited|restricted|confined)\s+to\b", "exception", "only", "only"),
     # "shall restrict access to X to its employees" == "access only to its employees"
     (r"\b(?:limit|restrict|confine)s?\b(?=(?:\s+[\w'-]+){1,10}\s+to\b)", "exception", "only", "only"),
