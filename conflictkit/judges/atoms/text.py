@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[^\sa-z\d]")
 
@@ -67,9 +68,10 @@ def stem(word: str) -> str:
     return word[:6]
 
 
-def content_stems(low: str) -> set[str]:
+@lru_cache(maxsize=32768)
+def content_stems(low: str) -> frozenset[str]:
     """The topic words of a lower-cased text, stemmed: what P(same matter) measures overlap on."""
-    return {stem(t.word) for t in tokenize(low) if t.word.isalpha() and len(t.word) > 2 and t.word not in STOPWORDS}
+    return frozenset(stem(t.word) for t in tokenize(low) if t.word.isalpha() and len(t.word) > 2 and t.word not in STOPWORDS)
 
 
 class Mask:
