@@ -322,12 +322,17 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
                 weight = "comparator" if x and y else "comparator_presence"
                 diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
                                         f"{what} changed: {x or 'none'} -> {y or 'none'}"))
+    _take(r, i, lambda a, b: _yearly(a.key) == _yearly(b.key))  # "2%" == "2% per annum": a rate is yearly unless said
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
     for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", _number_presence(a), a.text, None, f"{a.group} only in the reference"))
     for b in _absent(i, ref, "number"):
         diffs.append(Difference("number", _number_presence(b), None, b.text, f"{b.group} only in the input"))
+
+
+def _yearly(key: str) -> str:
+    return key[:-5] if key.endswith("/year") and key.startswith("percent:") else key
 
 
 def _number_presence(atom: Atom) -> str:
@@ -393,6 +398,9 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
     for atoms, side in ((_absent(r, inp, family), "reference"), (_absent(i, ref, family), "input")):
         for a in atoms:
             weight = _presence_weight(family, a.group)
+            other_text = (inp if side == "reference" else ref).text
+            if a.key in _ABLE and re.search(_ABLE[a.key], other_text, re.I):
+                continue  # "refundable" / "will refund": the same thing said with the verb
             if a.key == "excluding":  # a carve-out ("but excludes its Affiliates"), not an illustration
                 weight = "scope_presence"
             if weight is None:
@@ -402,6 +410,11 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
             quote, other_quote = _with_head(here.text, a, other.text)
             ref_q, inp_q = (quote, other_quote) if side == "reference" else (other_quote, quote)
             diffs.append(Difference(family, weight, ref_q, inp_q, f"{a.key!r} only in the {side}"))
+
+
+_ABLE = {"refundable": r"\brefund(?:s|ed)?\b", "cancellable": r"\bcancel(?:s|led)?\b",
+         "transferable": r"\btransfer(?:s|red)?\b", "sublicensable": r"\bsub-?licen[cs]e(?:s|d)?\b",
+         "revocable": r"\brevoke[sd]?\b"}
 
 
 def _presence_weight(family: str, group: str) -> str | None:

@@ -93,7 +93,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bsubject\s+to\b", "exception", "subject to", "subject to"),
     (r"\bto\s+the\s+extent\b", "exception", "to the extent", "to the extent"),
     (r"\bnotwithstanding\b", "exception", "notwithstanding", "notwithstanding"),
-    (r"\bonly\b|\bsolely\b|\bexclusively\s+(?=for|to|in|with)", "exception", "only", "only"),
+    (r"\bonly\b|\bsolely\b|\bexclusively\s+(?=for|to|in|with|from|by|through|via|on)", "exception", "only", "only"),
     # scope
     (r"\bexclusive\s+of\b|\bexcluding\b|\bexcludes?\b", "scope", "inclusion", "excluding"),
     (r"\binclusive\s+of\b|\bincluding\b|\bincludes?\b|\bsuch\s+as\b|\bfor\s+(?:example|instance)\b|\be\.g\.", "scope", "inclusion", "including"),
