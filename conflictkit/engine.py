@@ -202,16 +202,19 @@ class Engine:
         candidates, judgements = self._judged_pairs(ref, inp)
         timings["judge"] = time.perf_counter() - t
         t = time.perf_counter()
-        result = self._finish(ref, inp, candidates, judgements, self.config)
+        result = self._finish_cached(ref, inp, candidates, judgements)
         timings["report"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - started
         result.timings = timings
         result.params["timings"] = {k: round(v, 4) for k, v in timings.items()}
         return result
 
+    def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument) -> str:
+        return key_of("pairs", PIPELINE_VERSION, self.index_key(ref.document), self.index_key(inp.document),
+                      *self._fingerprints("retriever", "scorer", "judge"))
+
     def _judged_pairs(self, ref: IndexedDocument, inp: IndexedDocument) -> tuple[list[CandidatePair], list[Judgement]]:
-        key = key_of("pairs", PIPELINE_VERSION, self.index_key(ref.document), self.index_key(inp.document),
-                     *self._fingerprints("retriever", "scorer", "judge"))
+        key = self._pairs_key(ref, inp)
         cached = self.store.get_json("pairs", key)
         if cached is not None:
             try:
@@ -268,6 +271,28 @@ class Engine:
             report=report, pairs=pairs, params=self.params(config), reference=ref, input=inp,
             judgements=judgements, candidates=candidates,
         )
+
+    def _finish_cached(
+        self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair], judgements: list[Judgement],
+    ) -> ComparisonResult:
+        """The finished report, reused when the same files were compared under the same config.
+
+        The key holds the original files' hashes (spans index the original text, not the
+        normalized one) and the thresholds; a saved report was grounded when it was made.
+        """
+        key = key_of("report", PIPELINE_VERSION, ref.document.sha256, inp.document.sha256,
+                     self._pairs_key(ref, inp), self.config.thresholds.model_dump())
+        cached = self.store.get_json("report", key)
+        if cached is not None and {"report", "pairs"} <= set(cached):
+            cached["report"]["reference"]["path"] = ref.document.path  # a renamed file hits the same entry
+            cached["report"]["input"]["path"] = inp.document.path
+            return ComparisonResult(
+                report=cached["report"], pairs=cached["pairs"], params=self.params(self.config), reference=ref,
+                input=inp, judgements=judgements, candidates=candidates,
+            )
+        result = self._finish(ref, inp, candidates, judgements, self.config)
+        self.store.put_json("report", key, {"report": result.report, "pairs": result.pairs})
+        return result
 
     def repartition(self, result: ComparisonResult, config: Config) -> ComparisonResult:
         """Recompute the findings of a finished comparison under other thresholds, without any model."""

@@ -128,3 +128,13 @@ def test_params_never_hold_an_api_key():
                                    "judge": {"use": "legal-atoms"}}})
     params = Engine(config).params()
     assert "sk-live-123" not in json.dumps(params)
+
+
+def test_renamed_file_reuses_the_report_under_its_new_name(fast_config, tmp_path):
+    store = Store(tmp_path / "c.sqlite")
+    _, first = _run(fast_config, store)
+    renamed = tmp_path / "renamed.md"
+    renamed.write_bytes(INPUT.read_bytes())
+    _, second = _run(fast_config, store, inp=renamed)
+    assert second.report["input"]["path"] == str(renamed)
+    assert second.report["findings"] == first.report["findings"]
