@@ -33,6 +33,17 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
 )
 
 
+# Backends of the plugin packages in this repository, so an unknown name can say what to install.
+KNOWN_PLUGINS: dict[str, str] = {
+    "sentence-transformers": "conflictkit-sentence-transformers",
+    "bm25": "conflictkit-bm25",
+    "hybrid": "conflictkit-bm25",
+    "nli": "conflictkit-nli",
+    "cross-encoder": "conflictkit-nli",
+    "isaacus": "conflictkit-isaacus",
+}
+
+
 @dataclass(frozen=True)
 class BackendInfo:
     """One registered backend: its stage, config name, class and the package that provides it."""
@@ -69,10 +80,13 @@ class Registry:
             return self._backends[stage][name]
         except KeyError:
             available = ", ".join(sorted(self._backends[stage])) or "none"
-            raise UnknownBackendError(
-                f"unknown {stage} backend {name!r}; available: {available}"
-                " (install the plugin that provides it, then check `conflictkit backends`)"
-            ) from None
+            package = KNOWN_PLUGINS.get(name)
+            hint = (
+                f"it is in the {package} plugin: pip install -e backends/{package} (or pip install {package})"
+                if package
+                else "install the plugin that provides it, then check `conflictkit backends`"
+            )
+            raise UnknownBackendError(f"unknown {stage} backend {name!r}; available: {available} ({hint})") from None
 
     def names(self, stage: StageName) -> list[str]:
         return sorted(self._backends[stage])

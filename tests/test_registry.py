@@ -100,3 +100,9 @@ def test_broken_plugin_is_a_warning_not_a_crash(tmp_path, monkeypatch, capsys):
     assert "hashing" in r.names("embedder")
     err = capsys.readouterr().err
     assert "plugin 'broken'" in err and "failed to import" in err and "reinstall or uninstall" in err
+
+
+def test_unknown_plugin_backend_names_its_package():
+    r = reg.Registry()
+    with pytest.raises(UnknownBackendError, match="conflictkit-sentence-transformers plugin: pip install"):
+        r.get("embedder", "sentence-transformers")
