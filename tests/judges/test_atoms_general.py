@@ -249,6 +249,50 @@ CONFLICTS = {
         ('The Developer grants the Client an irrevocable licence to the Source Code.',
          'The Developer grants the Client a licence to the Source Code which the Developer may terminate on notice.'),
     ],
+    'scope7': [
+        ('The Licensee may use the Data for research and commercial purposes.',
+         'The Licensee may use the Data for research purposes.'),
+        ('The Consultant assigns all rights, title and interest in the Work Product to the Client.',
+         'The Consultant assigns the copyright in the Work Product to the Client.'),
+        ('The indemnity covers losses, damages, costs and expenses, including reasonable legal fees.',
+         'The indemnity covers losses and damages.'),
+        ('The Franchisee may operate the Business from any premises in the Territory approved by the Franchisor.',
+         'The Franchisee may operate the Business only from the Premises.'),
+        ('The warranty applies to all Products sold under this Agreement.',
+         'The warranty applies to Products sold under this Agreement in the first year.'),
+        ('The Customer may make copies of the Documentation for internal use.',
+         'The Customer may make one copy of the Documentation for internal use.'),
+        ('The Licensor grants the Licensee a licence to make, use, sell and import the Products.',
+         'The Licensor grants the Licensee a licence to use the Products.'),
+        ('The audit right extends to the records of the Supplier and its subcontractors.',
+         'The audit right extends to the records of the Supplier.'),
+        ('The Provider shall host Customer Data in the European Union.',
+         'The Provider may host Customer Data in any country.'),
+        ('The Executive shall not compete with the Company in any jurisdiction where the Company does business.',
+         'The Executive shall not compete with the Company in England.'),
+        ('The Purchaser acquires the Shares together with all rights attaching to them.',
+         'The Purchaser acquires the Shares without the right to receive the declared dividend.'),
+        ('This licence is granted for an unlimited number of users.',
+         'This licence is granted for up to 50 users.'),
+        ('The Services include hosting, maintenance and support.',
+         'The Services include hosting only.'),
+        ('The Buyer may resell the Goods to anyone.',
+         'The Buyer may resell the Goods to retailers in Spain.'),
+    ],
+    'qual7': [
+        ('The Supplier shall deliver the Goods in good condition and free from defects.',
+         'The Supplier shall deliver the Goods in good condition.'),
+        ('The Contractor shall carry out the Works diligently and in a good and workmanlike manner.',
+         'The Contractor shall carry out the Works.'),
+        ("The Tenant shall not sublet the Premises without the Landlord's written consent, which shall not be unreasonably delayed.",
+         "The Tenant shall not sublet the Premises without the Landlord's written consent."),
+        ('The Recipient may disclose Confidential Information if legally compelled to do so, after notifying the Discloser.',
+         'The Recipient may disclose Confidential Information if legally compelled to do so.'),
+        ('The Seller shall use its best endeavours to obtain the consent of the landlord.',
+         'The Seller shall use all reasonable endeavours to obtain the consent of the landlord.'),
+        ("The Company may terminate the Executive's employment summarily for gross misconduct.",
+         "The Company may terminate the Executive's employment summarily for misconduct."),
+    ],
 }
 
 CONSISTENT = {
@@ -514,6 +558,10 @@ KNOWN_MISSES = {
     "The Manager may invest the Fund's assets in any listed securities.",
     "The Recipient shall return or destroy all Confidential Information on request.",
     "The Agent may accept orders on behalf of the Principal.",
+    "The warranty applies to all Products sold under this Agreement.",
+    "The Customer may make copies of the Documentation for internal use.",
+    "The Buyer may resell the Goods to anyone.",
+    "The Contractor shall carry out the Works diligently and in a good and workmanlike manner.",
     # narrowed by a word added on the other side ("the software Deliverables"), no atom changes
     "The Supplier warrants that all Deliverables will conform to the Specification.",
 }
@@ -584,3 +632,21 @@ def test_verbs_ending_in_ly_are_verbs():
 )
 def test_equivalent_wordings_of_part_and_of_a_written_variation(ref, inp):
     assert judged(ref, inp).p_conflict < 0.7
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("The Licensor hereby grants the Licensee a licence to use the Software.",
+         "The Licensor grants the Licensee a licence to use the Software."),
+        ("The Recipient shall keep the Confidential Information strictly confidential.",
+         "The Recipient shall keep the Confidential Information confidential."),
+        ("The Customer shall pay the Fees set out in the Order Form in accordance with this Agreement.",
+         "The Customer shall pay the Fees in the Order Form."),
+        ("Fees: $12,500 per month.", "Fees: USD 12,500.00 per month."),
+    ],
+)
+def test_cutting_filler_or_rewriting_a_term_is_not_a_cut_of_content(ref, inp):
+    j = judged(ref, inp)
+    assert not any(r.detail.startswith("words only") for r in j.reasons), j.reasons
+    assert j.p_conflict < 0.7

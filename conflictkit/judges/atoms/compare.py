@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from difflib import SequenceMatcher
 from dataclasses import dataclass, replace
 
 from conflictkit.judges.atoms.extract import ClauseAtoms
@@ -64,6 +65,7 @@ def compare(ref: ClauseAtoms, inp: ClauseAtoms) -> list[Difference]:
     _compare_numbers(ref, inp, diffs)
     _compare_dates(ref, inp, diffs)
     _compare_places(ref, inp, diffs)
+    _compare_edit(ref, inp, diffs)
     ref_q, inp_q = _expense_payers(ref, inp)
     for family in ("qualifier", "exception", "scope"):
         _compare_words(ref_q if family == "qualifier" else ref, inp_q if family == "qualifier" else inp, family, diffs)
@@ -499,3 +501,41 @@ def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: l
             quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
             ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)
             diffs.append(Difference("scope", "scope", ref_q, inp_q, f"{a.text!r} {' '.join(nouns)} only in the {side}"))
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
+_FILLER = {"hereby", "herein", "hereunder", "hereof", "thereof", "therein", "expressly", "respectively", "applicable",
+           "relevant", "said", "also", "duly", "validly", "properly", "terms", "provisions", "conditions", "own",
+           "accordance", "pursuant", "set", "forth", "stated", "described", "specified", "above", "below",
+           "clause", "section", "schedule", "agreement", "contract", "strictly", "fully", "completely", "entirely",
+           "absolutely", "whatsoever", "kind", "nature", "together"}
+
+
+def _compare_edit(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+    """One clause is the other with words cut out (or added) and nothing reworded: "make, use, sell
+    and import" -> "use", "in good condition and free from defects" -> "in good condition". A pure
+    cut or addition of content words narrows or widens what the clause covers, even when no atom
+    changes; a paraphrase rewords, a format change touches no word."""
+    low_r, low_i = ref.text.lower(), inp.text.lower()
+    a = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(low_r)]
+    b = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(low_i)]
+    ops = [op for op in SequenceMatcher(None, [w for w, _, _ in a], [w for w, _, _ in b], autojunk=False).get_opcodes()
+           if op[0] != "equal"]
+    if not ops or len({op[0] for op in ops}) != 1 or ops[0][0] == "replace":
+        return
+    deleted = ops[0][0] == "delete"
+    words, clause = (a, ref) if deleted else (b, inp)
+    text = clause.text
+    spans = [(op[1], op[2]) if deleted else (op[3], op[4]) for op in ops]
+    in_atom = bytearray(len(text) + 1)  # words of an atom ("thirty (30)", "EUR", "per cent") are compared as atoms
+    for atom in clause.atoms:
+        in_atom[atom.start:atom.end] = b"\x01" * (atom.end - atom.start)
+    content = [w for lo, hi in spans for w, start, _ in words[lo:hi]
+               if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in _FILLER and not in_atom[start]]
+    if not content:
+        return
+    lo, hi = spans[0]
+    quote = text[words[lo][1]:words[hi - 1][2]]
+    ref_q, inp_q = (quote, None) if deleted else (None, quote)
+    side = "reference" if deleted else "input"
+    diffs.append(Difference("scope", "content", ref_q, inp_q, f"words only in the {side}: {' '.join(content[:6])}"))

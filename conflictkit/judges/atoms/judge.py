@@ -53,6 +53,7 @@ class DifferenceWeights(Options):
     scope: float = _w(0.9, "exclusive <-> non-exclusive, worldwide <-> a country, revocable <-> irrevocable...")
     scope_presence: float = _w(0.85, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
     scope_minor: float = _w(0.3, "including / excluding on one side only")
+    content: float = _w(0.75, "words cut from (or added to) a clause that is otherwise the same, no atom changed")
     quantity: float = _w(0.8, "all <-> some")
 
 

@@ -103,8 +103,9 @@ _PLACE = re.compile(
 _CASE_SENSITIVE = {"apac", "emea", "dach", "gcc", "asia", "europe", "africa", "us", "uk", "eu", "eea", "usa", "jersey", "victoria", "georgia", "washington", "india", "china",
                    "turkey", "jordan"}
 _INSTITUTION = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(_INSTITUTIONS, key=len, reverse=True)) + r")\b")
-_WORLD = re.compile(r"\b(?:world[\s-]?wide|throughout\s+the\s+world|anywhere\s+in\s+the\s+world|global(?:ly)?|"
-                    r"in\s+any\s+(?:country|jurisdiction)\s+(?:of|in)\s+the\s+world)\b")
+_WORLD = re.compile(r"\b(?:world[\s-]?wide|throughout\s+the\s+world|anywhere(?:\s+in\s+the\s+world)?|global(?:ly)?|"
+                    r"in\s+any\s+(?:country|jurisdiction)\s+(?:of|in)\s+the\s+world|"
+                    r"in\s+any\s+(?:country|jurisdiction|territory|region|location)(?=\s+(?:where|in\s+which|that)\b|[,.;]|$))")
 _LAW = re.compile(r"\b(?:laws?|governed|governing|construed|interpreted|statutes?|legislation)\b")
 _DEFINED_TERRITORY = re.compile(r"\bTerritory\b")  # a defined term: the area a grant is limited to
 _FORUM = re.compile(r"\b(?:courts?|venue|jurisdiction|forum|arbitra\w*|tribunal|seat(?:ed)?|litigat\w*|"
