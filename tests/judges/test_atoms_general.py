@@ -650,3 +650,20 @@ def test_cutting_filler_or_rewriting_a_term_is_not_a_cut_of_content(ref, inp):
     j = judged(ref, inp)
     assert not any(r.detail.startswith("words only") for r in j.reasons), j.reasons
     assert j.p_conflict < 0.7
+
+
+@pytest.mark.parametrize(
+    ("ref", "inp"),
+    [
+        ("The Licensee shall use the Software only for its internal purposes.",
+         "The Licensee may use the Software only for its internal purposes."),
+        ("The Distributor must sell the Products solely in the Territory.",
+         "The Distributor may sell the Products solely in the Territory."),
+        ("The Processor shall process Personal Data only on the documented instructions of the Controller.",
+         "The Processor may process Personal Data only on the documented instructions of the Controller."),
+    ],
+)
+def test_shall_only_to_may_only_is_still_a_modal_change(ref, inp):
+    """Only a restriction said two ways ("shall not X other than P" / "shall X solely for P") makes the modal moot."""
+    j = judged(ref, inp)
+    assert j.p_conflict >= 0.7 and j.reasons[0].type == "modality"

@@ -132,6 +132,11 @@ def _antonyms(a: Atom, b: Atom) -> bool:
     return frozenset((a.anchor, b.anchor)) in _OPPOSITE
 
 
+def _limit_verb(clause: ClauseAtoms) -> bool:
+    return any(a.group == "only" and a.text.lower().startswith(("limit", "restrict", "confine"))
+               and not a.text.lower().endswith("to") for a in clause.of("exception"))
+
+
 def _has_only(clause: ClauseAtoms) -> bool:
     return any(a.group == "only" for a in clause.of("exception"))
 
@@ -174,9 +179,14 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
     left_r, left_i = r[n:], i[n:]
     restricted = _has_only(ref) and _has_only(inp)
     for a, b in pairs:
+        # a restriction said two ways: "shall not use X other than for P" / "shall use X solely for P",
+        # "shall limit disclosure to employees" / "may disclose only to employees"; a plain "shall only X" ->
+        # "may only X" is still a change of modality
+        restricted_here = restricted and (a.attr("restrictive") or b.attr("restrictive")
+                                          or _limit_verb(ref) or _limit_verb(inp))
         if a.key != b.key and _antonyms(a, b):
             pass  # "shall keep X confidential" == "shall not disclose X": a duty restated as a ban on its opposite
-        elif a.key != b.key and restricted and {a.key, b.key} == {"obligation", "permission"}:
+        elif a.key != b.key and restricted_here and {a.key, b.key} == {"obligation", "permission"}:
             # "shall use it solely for P" == "may use it only for P": with "only" on both sides the modal adds little
             diffs.append(Difference("modality", "modality_presence", a.text, b.text, f"{a.key} -> {b.key} (restricted)"))
         elif a.key != b.key:

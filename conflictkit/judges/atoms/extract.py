@@ -124,7 +124,8 @@ def _rewrite_sentence(out: list[Atom | None], start: int, end: int, low: str) ->
     if len(negatives) != 1 or len(limits) != 1:
         return
     neg, limit = out[negatives[0]], out[limits[0]]
-    out[negatives[0]] = replace(neg, key="permission") if neg.family == "modality" else None
+    out[negatives[0]] = (replace(neg, key="permission", attrs=neg.attrs + (("restrictive", "1"),))
+                         if neg.family == "modality" else None)
     out[limits[0]] = replace(limit, family="exception", group="only", key="only")
 
 
