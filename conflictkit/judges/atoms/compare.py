@@ -117,6 +117,7 @@ _OPPOSITES = [
      {"violat", "breach", "contra", "infrin", "disreg", "ignore"}),
     ({"retain", "keep", "preser", "store"}, {"destro", "delete", "dispos", "discar", "erase"}),
     ({"accept"}, {"reject", "refuse", "declin"}),
+    ({"pay", "remit", "releas"}, {"withho", "retain", "set"}),
     ({"contin", "remain"}, {"cease", "stop", "discon", "termin", "end"}),
     ({"contin", "remain", "surviv", "persis"}, {"affect", "prejud", "impair", "dimini", "reduce", "releas"}),
     ({"permit", "allow", "enable"}, {"preven", "prohib", "forbid", "block", "restri"}),
@@ -213,8 +214,8 @@ def _compare_negation(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
     _take(r, i, lambda a, b: True)
     r = r[negative_left[1]:]
     i = i[negative_left[0]:]
-    r = [a for a in r if not _said_positively(a.anchor, inp)]
-    i = [b for b in i if not _said_positively(b.anchor, ref)]
+    r = [a for a in r if not _said_positively(a.anchor, inp) and not _prefixed_there(ref, a, inp)]
+    i = [b for b in i if not _said_positively(b.anchor, ref) and not _prefixed_there(inp, b, ref)]
     for a in r:
         diffs.append(Difference("negation", "negation", a.text, _find_anchor(inp.text, a.anchor), "negation only in the reference"))
     for b in i:
@@ -234,6 +235,14 @@ def _said_positively(anchor: str, other: ClauseAtoms) -> bool:
     if any(frozenset((anchor, w)) in _OPPOSITE for w in words):
         return True
     return any(stem(m.group(1)) == anchor for m in _NEG_PREFIX.finditer(low))
+
+
+def _prefixed_there(here: ClauseAtoms, atom: Atom, other: ClauseAtoms) -> bool:
+    """"does not wish to renew" / "notice of non-renewal": the other clause negates one of the next
+    words with a prefix."""
+    near = {w[:4] for w in re.findall(r"[a-z]{4,}", here.text.lower()[atom.start:atom.end + 40])[:5]}
+    return any(m.group(1)[:4] in near for m in _NEG_PREFIX.finditer(other.text.lower()) if len(m.group(1)) >= 4
+               and m.group().startswith(("non", "un")))
 
 
 def _find_anchor(text: str, anchor: str) -> str | None:
@@ -335,12 +344,33 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
                 diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
                                         f"{what} changed: {x or 'none'} -> {y or 'none'}"))
     _take(r, i, lambda a, b: _yearly(a.key) == _yearly(b.key))  # "2%" == "2% per annum": a rate is yearly unless said
+    # "99.9% of the time in each calendar month" == "99.9% per calendar month": the period said apart
+    for a, b in _take(r, i, lambda a, b: a.group == b.group == "percent" and _per(a.key, ref, b.key, inp)):
+        for clause, left in ((ref, r), (inp, i)):
+            left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
     for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", _number_presence(a), a.text, None, f"{a.group} only in the reference"))
     for b in _absent(i, ref, "number"):
         diffs.append(Difference("number", _number_presence(b), None, b.text, f"{b.group} only in the input"))
+
+
+_FREQ_OF = {"/month": "frequency:12/year", "/year": "frequency:1/year", "/quarter": "frequency:4/year",
+            "/week": "frequency:52/year", "/day": "frequency:365/year"}
+
+
+def _unit(key: str) -> str:
+    return key.rsplit(":", 1)[-1]
+
+
+def _per(x: str, ref: ClauseAtoms, y: str, inp: ClauseAtoms) -> bool:
+    """Same percentage; one says its period, the other says the same period as a frequency."""
+    if x.rsplit(":", 1)[0] != y.rsplit(":", 1)[0] or (_unit(x) and _unit(y)):
+        return False
+    freq = _FREQ_OF.get(_unit(x) or _unit(y))
+    side = ref if not _unit(x) else inp
+    return freq is not None and any(a.key == freq for a in side.of("number"))
 
 
 def _yearly(key: str) -> str:
@@ -410,15 +440,16 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
     for atoms, side in ((_absent(r, inp, family), "reference"), (_absent(i, ref, family), "input")):
         for a in atoms:
             weight = _presence_weight(family, a.group)
-            other_text = (inp if side == "reference" else ref).text
-            if a.key in _ABLE and re.search(_ABLE[a.key], other_text, re.I):
+            other = inp if side == "reference" else ref
+            here = ref if side == "reference" else inp
+            if a.key in _ABLE and re.search(_ABLE[a.key], other.text, re.I):
                 continue  # "refundable" / "will refund": the same thing said with the verb
             if a.key == "excluding":  # a carve-out ("but excludes its Affiliates"), not an illustration
                 weight = "scope_presence"
+            if a.group == "partial" and _alls(other) > _alls(here):
+                weight = "scope_minor"  # "any part of the Services" / "any subcontracting of the Services"
             if weight is None:
                 continue
-            other = inp if side == "reference" else ref
-            here = ref if side == "reference" else inp
             quote, other_quote = _with_head(here.text, a, other.text)
             ref_q, inp_q = (quote, other_quote) if side == "reference" else (other_quote, quote)
             diffs.append(Difference(family, weight, ref_q, inp_q, f"{a.key!r} only in the {side}"))
@@ -427,6 +458,10 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
 _ABLE = {"refundable": r"\brefund(?:s|ed)?\b", "cancellable": r"\bcancel(?:s|led)?\b",
          "transferable": r"\btransfer(?:s|red)?\b", "sublicensable": r"\bsub-?licen[cs]e(?:s|d)?\b",
          "revocable": r"\brevoke[sd]?\b"}
+
+
+def _alls(clause: ClauseAtoms) -> int:
+    return sum(x.group == "quantity" and x.key == "all" for x in clause.of("scope"))
 
 
 def _presence_weight(family: str, group: str) -> str | None:

@@ -58,7 +58,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bfraud(?:ulent)?\b", "qualifier", "fault", "fraud"),
     (r"\bbad\s+faith\b", "qualifier", "fault", "bad faith"),
     (r"\bgood\s+faith\b", "qualifier", "good faith", "good faith"),
-    (r"\bprior\b(?!\s+to\b)|\bin\s+advance\b(?!\s+of\b)|\badvance\b(?=\s+(?:written\s+)?(?:notice|consent|approval))",
+    (r"\bprior\b(?!\s+to\b)|\bearlier\b(?!\s+than\b)|\bprevious\b|\bin\s+advance\b(?!\s+of\b)|\badvance\b(?=\s+(?:written\s+)?(?:notice|consent|approval))",
      "qualifier", "prior", "prior"),
     (r"\bwritten\b|\bin\s+(?:a\s+)?writing\b", "qualifier", "written", "written"),
     (r"\breasonabl[ey]\b", "qualifier", "reasonable", "reasonable"),
@@ -116,7 +116,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bbinding\b", "scope", "binding", "binding"),
     (r"\bin\s+whole\s+or\s+in\s+part\b|\bin\s+part\b|\bpartial(?:ly)?\b|\b(?:all\s+or\s+)?any\s+(?:part|portion)\s+(?:of|thereof)\b",
      "scope", "partial", "in whole or in part"),
-    (r"\bin\s+(?:its\s+)?(?:whole|entirety)\b|\bentire(?:ly)?\b", "scope", "partial", "in whole"),
+    (r"\bin\s+(?:its\s+)?(?:whole|entirety)\b", "scope", "partial", "in whole"),
     (r"\bany\s+and\s+all\b|\ball\b|\bany\b|\beach\b|\bevery\b", "scope", "quantity", "all"),
     (r"\bsome\b|\bcertain\b|\b(?:(?:a|one)[\s-])?half\s+of\b|\ba\s+(?:part|portion|share|percentage|proportion|fraction)\s+of\b"
      r"|\bpart\s+of\b|\b(?:the\s+)?(?:majority|minority)\s+of\b", "scope", "quantity", "some"),
