@@ -574,6 +574,32 @@ CONSISTENT = {
         ('This Agreement constitutes the entire agreement between the parties and supersedes all prior agreements relating to its subject matter.',
          'This Agreement contains the whole agreement between the parties about its subject matter and replaces any earlier agreements about it.'),
     ],
+    'unrel9': [
+        ('The Supplier shall deliver the Goods to the Buyer within 30 days of the order.',
+         'The Supplier shall invoice the Buyer for the Goods on delivery.'),
+        ('The Licensee shall pay the Licensor a royalty of 5% of Net Sales.',
+         'The Licensee shall keep complete records of Net Sales for three years.'),
+        ('The Tenant shall keep the Premises clean and tidy.',
+         'The Tenant shall not use the Premises for any illegal purpose.'),
+        ('The Employee shall be entitled to 25 days of annual leave.',
+         "The Employee shall be entitled to sick pay in accordance with the Company's policy."),
+        ("Either party may terminate this Agreement on 90 days' written notice.",
+         'Either party may assign this Agreement to an Affiliate on written notice.'),
+        ('The Provider shall maintain ISO 27001 certification.',
+         'The Provider shall maintain insurance of at least $5,000,000.'),
+        ('The Customer shall provide the Provider with access to its systems.',
+         "The Customer shall pay the Provider's invoices within 30 days."),
+        ('The Recipient shall return all Confidential Information on termination.',
+         'The Recipient may disclose Confidential Information to its professional advisers.'),
+        ('The Contractor shall obtain all permits for the Works.',
+         'The Contractor shall complete the Works by the Completion Date.'),
+        ('The Distributor shall not sell competing products.',
+         'The Distributor shall purchase a minimum of 1,000 units per year.'),
+        ('The Seller warrants that it has good title to the Goods.',
+         "The Seller shall pack the Goods in accordance with the Buyer's instructions."),
+        ('This Agreement is governed by the laws of England and Wales.',
+         'This Agreement may be executed in counterparts.'),
+    ],
 }
 
 
@@ -701,3 +727,17 @@ def test_shall_only_to_may_only_is_still_a_modal_change(ref, inp):
     """Only a restriction said two ways ("shall not X other than P" / "shall X solely for P") makes the modal moot."""
     j = judged(ref, inp)
     assert j.p_conflict >= 0.7 and j.reasons[0].type == "modality"
+
+
+def test_duties_about_different_actions_are_less_likely_the_same_matter():
+    from conflictkit.judges.atoms import extract
+    from conflictkit.judges.atoms.score import verb_disjoint
+
+    deliver = extract("The Supplier shall deliver the Goods to the Buyer.")
+    assert verb_disjoint(deliver, extract("The Supplier shall invoice the Buyer for the Goods.")) == 1.0
+    assert verb_disjoint(deliver, extract("The Goods shall be shipped by the Supplier to the Buyer.")) == 0.0  # synonyms
+    assert verb_disjoint(extract("Customer shall pay the Fees."), extract("The Fees shall be paid by Customer.")) == 0.0
+    assert verb_disjoint(extract("Each party shall use reasonable efforts to mitigate its losses."),
+                         extract("Each party shall mitigate its losses.")) == 0.0
+    same = judged("The Supplier shall deliver the Goods to the Buyer.", "The Supplier shall invoice the Buyer for the Goods.")
+    assert same.signals["verbs_disjoint"] == 1.0

@@ -18,6 +18,7 @@ from conflictkit.judges.atoms.score import (
     p_differs,
     p_same,
     semantic,
+    verb_disjoint,
 )
 from conflictkit.model import CandidatePair, Clause, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
@@ -67,6 +68,7 @@ class LegalAtomsOptions(Options):
     same_evidence: float = Field(6.5, ge=0.0, description="logit slope on the combined overlap evidence")
     same_heading: float = Field(1.0, ge=0.0, description="logit weight of heading agreement in [-1, 1]")
     same_atoms: float = Field(1.0, ge=0.0, description="logit weight of shared topic-bearing atom groups in [0, 1]")
+    same_verbs: float = Field(1.0, ge=0.0, description="logit lowered when the two clauses' modal verbs share no action")
     lexical_weight: float = Field(1.0, ge=0.0, description="weight of topic-word overlap in the evidence")
     semantic_weight: float = Field(0.5, ge=0.0, description="weight of the retrieval cosine in the evidence")
     similarity_low: float = Field(0.25, ge=-1.0, le=1.0, description="cosine that counts as no semantic evidence")
@@ -107,10 +109,11 @@ class LegalAtomsJudge(Judge):
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         shared = atom_overlap(ref, inp)
-        same, evidence = p_same(lexical, sem, heading, shared, o)
+        verbs = verb_disjoint(ref, inp)
+        same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
         differs, per_type = p_differs(diffs, lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),
-                   "atom_overlap": round(shared, 4), "differences": float(len(diffs))}
+                   "atom_overlap": round(shared, 4), "differences": float(len(diffs)), "verbs_disjoint": verbs}
         if sem is not None:
             signals["semantic"] = round(sem, 4)
         signals.update({f"atoms.{t}": round(w, 4) for t, w in per_type.items()})

@@ -7,12 +7,13 @@ matter, increasing in every input:
           lexical  Dice overlap of the clauses' topic-word stems,                   in [0, 1]
           semantic retrieval cosine rescaled from [similarity_low, similarity_high] to [0, 1]
                    (or the retrieval relevance when no cosine is given and it is > 0)
-    z = same_bias + same_evidence * E + same_heading * H + same_atoms * A
+    z = same_bias + same_evidence * E + same_heading * H + same_atoms * A - same_verbs * V
     P(same) = sigmoid(z)
 
 with H in [-1, 1] from the overlap of the two headings (0 when either has none) and A in
 [0, 1] the share of topic-bearing atom groups both clauses have (a governing law on both sides,
-a duration on both sides...).
+a duration on both sides...), and V = 1 when the duties or rights of the two clauses are about
+different actions (no verb after a modal is shared, synonyms counted as one), else 0.
 
 P(differs) is a noisy-OR over the typed differences, each with its weight w_t (an option):
 
@@ -93,12 +94,54 @@ def semantic(similarity: float | None, relevance: float, signals: dict[str, floa
     return sum(parts) / len(parts) if parts else None
 
 
-def p_same(lexical: float, sem: float | None, heading: float, atoms: float, o) -> tuple[float, float]:
+_IRREGULAR = {"paid": "pay", "made": "make", "given": "give", "held": "hold", "borne": "bear", "sent": "send",
+              "kept": "keep", "done": "do", "sold": "sell", "taken": "take", "brought": "bring", "bought": "buy",
+              "withheld": "withhold", "shown": "show", "met": "meet", "spent": "spend", "lent": "lend", "won": "win"}
+_VERB_GROUPS = [
+    "terminate end cancel expire", "notify inform tell advise report alert", "provide supply give furnish deliver send ship",
+    "pay remit reimburse bear settle fund", "keep maintain retain hold preserve store carry", "protect safeguard secure",
+    "use exploit utilise utilize operate access", "disclose reveal share divulge publish", "comply observe follow abide adhere obey",
+    "perform carry do complete undertake execute", "obtain procure acquire secure get", "repair remedy fix correct rectify cure",
+    "indemnify defend hold compensate", "assign transfer novate", "inspect audit examine check review", "ensure procure make",
+    "buy purchase order acquire", "sell resell market distribute", "return destroy delete", "refund repay credit",
+    "approve consent agree permit allow authorise authorize", "accept receive take",
+]
+_GROUP_OF: dict[str, set[str]] = {}
+for _n, _line in enumerate(_VERB_GROUPS):
+    for _w in _line.split():
+        _GROUP_OF.setdefault(_w[:5], set()).add(f"g{_n}")
+
+
+def _verb_keys(anchor: str) -> set[str]:
+    word = _IRREGULAR.get(anchor, anchor)
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return {word[:5]} | _GROUP_OF.get(word[:5], set())
+
+
+_WEAK_VERBS = {"use", "make", "exerci", "take", "have", "do", "get", "ensure", "procur", "cause", "seek", "try"}
+
+
+def verb_disjoint(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
+    """1 when both clauses state duties or rights about different actions ("shall deliver" / "shall
+    invoice"), counting synonyms as one action; 0 when they share one, or either states none."""
+    a = [m.anchor for m in ref.of("modality") if m.anchor.isalpha() and len(m.anchor) > 2]
+    b = [m.anchor for m in inp.of("modality") if m.anchor.isalpha() and len(m.anchor) > 2]
+    if not a or not b or _WEAK_VERBS & (set(a) | set(b)):
+        return 0.0  # "shall use reasonable efforts to mitigate": the action is further on
+    ka = set().union(*(_verb_keys(x) for x in a))
+    kb = set().union(*(_verb_keys(x) for x in b))
+    return 0.0 if ka & kb else 1.0
+
+
+def p_same(lexical: float, sem: float | None, heading: float, atoms: float, o, verbs: float = 0.0) -> tuple[float, float]:
     """P(same matter) and the evidence E it was computed from (see the module docstring)."""
     weights = [(lexical, o.lexical_weight)] + ([(sem, o.semantic_weight)] if sem is not None else [])
     total = sum(w for _, w in weights)
     evidence = sum(v * w for v, w in weights) / total if total > 0 else lexical
-    z = o.same_bias + o.same_evidence * evidence + o.same_heading * heading + o.same_atoms * atoms
+    z = o.same_bias + o.same_evidence * evidence + o.same_heading * heading + o.same_atoms * atoms - o.same_verbs * verbs
     return sigmoid(z), evidence
 
 
