@@ -109,7 +109,7 @@ _VERB_GROUPS = [
 _GROUP_OF: dict[str, set[str]] = {}
 for _n, _line in enumerate(_VERB_GROUPS):
     for _w in _line.split():
-        _GROUP_OF.setdefault(_w[:5], set()).add(f"g{_n}")
+        _GROUP_OF.setdefault(_w[:4], set()).add(f"g{_n}")
 
 
 def _verb_keys(anchor: str) -> set[str]:
@@ -118,7 +118,7 @@ def _verb_keys(anchor: str) -> set[str]:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
             break
-    return {word[:5]} | _GROUP_OF.get(word[:5], set())
+    return {word[:4]} | _GROUP_OF.get(word[:4], set())  # anchors are six-letter stems: "shippe", "delive"
 
 
 _WEAK_VERBS = {"use", "make", "exerci", "take", "have", "do", "get", "ensure", "procur", "cause", "seek", "try"}
