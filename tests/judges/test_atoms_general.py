@@ -600,12 +600,52 @@ CONSISTENT = {
         ('This Agreement is governed by the laws of England and Wales.',
          'This Agreement may be executed in counterparts.'),
     ],
+    'para10': [
+        ('The Supplier may terminate this Agreement only if the Customer fails to pay an undisputed invoice within 60 days of its due date.',
+         'Unless the Customer fails to pay an undisputed invoice within sixty days after it falls due, the Supplier has no right to terminate this Agreement.'),
+        ('All intellectual property rights in the Deliverables shall vest in the Client upon payment.',
+         'Upon payment, the Client shall own all intellectual property rights in the Deliverables.'),
+        ('The Lessee shall not part with possession of the Vehicle.',
+         'The Lessee must retain possession of the Vehicle at all times.'),
+        ('The Recipient shall treat all Confidential Information as strictly confidential.',
+         'The Recipient must not disclose any Confidential Information to any person.'),
+        ('The Supplier shall remain liable for the acts and omissions of its subcontractors.',
+         'Subcontracting does not relieve the Supplier of liability for the acts and omissions of its subcontractors.'),
+        ("The Customer's payment obligations survive termination of this Agreement.",
+         'Termination of this Agreement does not release the Customer from its payment obligations.'),
+        ('Late payments bear interest at 1.5% per month.',
+         'Interest accrues on any overdue amount at the rate of one and a half percent (1.5%) per month.'),
+        ("The Contractor must obtain the Owner's approval before changing the Key Personnel.",
+         'The Contractor shall not replace any Key Personnel unless the Owner has approved the change.'),
+        ('No failure or delay by either party in exercising any right shall operate as a waiver of that right.',
+         'A party that fails to exercise, or delays in exercising, a right does not thereby waive it.'),
+        ('The Agent shall act in the best interests of the Principal at all times.',
+         "At all times, the Agent must act in the Principal's best interests."),
+        ('The Provider shall not be liable for any delay caused by the Customer.',
+         "The Customer's delays shall not give rise to any liability of the Provider."),
+        ('Notice of termination must be given in writing.',
+         'Any termination notice shall be written.'),
+        ('The Buyer may cancel an order without charge at any time before shipment.',
+         'Before shipment, an order can be cancelled by the Buyer at no cost.'),
+        ('The Shareholders shall procure that the Company complies with this Agreement.',
+         'Each Shareholder will ensure that the Company complies with this Agreement.'),
+        ('This Agreement may not be amended except by a written instrument signed by both parties.',
+         'Any amendment to this Agreement must be in writing and signed by both parties.'),
+        ('The Licensee is solely responsible for its use of the Software.',
+         'The Licensee alone bears responsibility for how it uses the Software.'),
+        ("The Employer shall deduct income tax from the Employee's salary.",
+         "Income tax will be withheld from the Employee's salary by the Employer."),
+        ('Payment is due within 30 days after the invoice date.',
+         'Invoices are payable thirty days from their date.'),
+    ],
 }
 
 
 KNOWN_MISSES = {
     # a trailing "only" that hedges ("approximate only") reads as a restriction
     "Delivery dates are approximate and are not guaranteed by the Seller.",
+    # a "No X ... shall" subject too far from its modal to read it as a prohibition
+    "No failure or delay by either party in exercising any right shall operate as a waiver of that right.",
     # "only X may" restated as "Y shall not": who may act is not read from "only"
     "Only the Licensor may register the Marks.",
     # a party named by an acronym ("the CRO") in a passive's agent; "agreed between the parties" -> "determined by"

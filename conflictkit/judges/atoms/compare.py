@@ -115,11 +115,13 @@ _OPPOSITES = [
     ({"keep", "treat", "hold", "protec", "safegu", "mainta", "preser"}, {"disclo", "reveal", "divulg", "publis", "releas"}),
     ({"comply", "observ", "obey", "abide", "adhere", "follow", "honour", "honor"},
      {"violat", "breach", "contra", "infrin", "disreg", "ignore"}),
-    ({"retain", "keep", "preser", "store"}, {"destro", "delete", "dispos", "discar", "erase"}),
+    ({"retain", "keep", "preser", "store", "hold"}, {"destro", "delete", "dispos", "discar", "erase", "part", "surren",
+                                                     "relinq"}),
     ({"accept"}, {"reject", "refuse", "declin"}),
     ({"pay", "remit", "releas"}, {"withho", "retain", "set"}),
     ({"contin", "remain"}, {"cease", "stop", "discon", "termin", "end"}),
-    ({"contin", "remain", "surviv", "persis"}, {"affect", "prejud", "impair", "dimini", "reduce", "releas"}),
+    ({"contin", "remain", "surviv", "persis"}, {"affect", "prejud", "impair", "dimini", "reduce", "releas", "reliev",
+                                                 "discha", "exempt", "exoner"}),
     ({"permit", "allow", "enable"}, {"preven", "prohib", "forbid", "block", "restri"}),
     ({"includ"}, {"omit", "exclud"}),
 ]
@@ -516,6 +518,7 @@ def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
     return bool(x) and bool(y) and len(x & y) < 0.4 * min(len(x), len(y))
 
 
+_GENERIC_NOUNS = {"event", "case", "circum", "respec", "matter", "reason"}
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b")
 _EXCEPT_AFTER = re.compile(r"\b(?:other\s+than|except|unless|save|apart\s+from|besides)\b")
 _SENTENCE_START = re.compile(r"[.;:]")
@@ -541,7 +544,9 @@ def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: l
                 continue
             nouns = [stem(w) for w in re.findall(r"[a-z][a-z-]+", low[a.end:a.end + 60])
                      if len(w) > 2 and w not in STOPWORDS][:2]
-            if not nouns or nouns[0][:4] in {w[:4] for w in others}:  # "any unsold Products" -> "damaged Products"
+            if low.startswith(" times", a.end):
+                continue  # "at all times": always, not a scope
+            if not nouns or nouns[0][:4] in {w[:4] for w in others} or nouns[0] in _GENERIC_NOUNS:  # "any unsold Products" -> "damaged Products"
                 continue
             quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
             ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)

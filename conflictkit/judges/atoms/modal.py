@@ -46,7 +46,7 @@ _SUBJECT_NEGATORS = {"neither", "no", "nothing", "none", "never", "nobody", "nor
 _STOP_LOOKBACK = {".", ";", ":", ",", "if", "where", "when", "unless", "that", "which", "who", "and", "or", "but"}
 _SKIP_TO_VERB = {"not", "be", "have", "been", "also", "only", "at", "all", "times", "in", "no", "event", "then",
                  "thereafter", "to", "for", "from", "the", "a", "an", "its", "their", "any", "under", "circumstances",
-                 "hereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
+                 "hereby", "thereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
 _PASSIVE_IRREGULAR = {"paid", "made", "given", "held", "borne", "sent", "kept", "done", "sold", "set", "put", "met",
                       "bound", "built", "shown", "taken", "brought", "told", "spent", "lent", "withheld", "born"}
 # Verbs only: the noun ("delay or failure to perform") names an event and negates nothing.
