@@ -781,3 +781,15 @@ def test_duties_about_different_actions_are_less_likely_the_same_matter():
                          extract("Each party shall mitigate its losses.")) == 0.0
     same = judged("The Supplier shall deliver the Goods to the Buyer.", "The Supplier shall invoice the Buyer for the Goods.")
     assert same.signals["verbs_disjoint"] == 1.0
+
+
+def test_an_appositive_role_is_not_the_subject():
+    j = judged("Each party, as Recipient, shall use the other party's Confidential Information only for the Purpose.",
+               "Customer, as Recipient, shall use Provider's Confidential Information only for the Purpose.")
+    assert j.p_conflict >= 0.7 and j.reasons[0].type == "party"
+
+
+def test_earlier_request_is_not_a_prior_consent():
+    j = judged("Upon the Disclosing Party's request, the Receiving Party shall return the Confidential Information.",
+               "Upon the Disclosing Party's earlier request, the Receiving Party shall return the Confidential Information.")
+    assert j.p_conflict < 0.7

@@ -445,7 +445,7 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
             other = inp if side == "reference" else ref
             here = ref if side == "reference" else inp
             if a.key in _ABLE and re.search(_ABLE[a.key], other.text, re.I):
-                continue  # "refundable" / "will refund": the same thing said with the verb
+                continue  # "refundable" / "will refund": the same thing said another way
             if a.key == "excluding":  # a carve-out ("but excludes its Affiliates"), not an illustration
                 weight = "scope_presence"
             if a.group == "partial" and _alls(other) > _alls(here):
@@ -457,7 +457,8 @@ def _compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[
             diffs.append(Difference(family, weight, ref_q, inp_q, f"{a.key!r} only in the {side}"))
 
 
-_ABLE = {"refundable": r"\brefund(?:s|ed)?\b", "cancellable": r"\bcancel(?:s|led)?\b",
+_ABLE = {"prior": r"\b(?:earlier|previous|preceding)\b",  # "prior agreements" / "earlier agreements"
+         "refundable": r"\brefund(?:s|ed)?\b", "cancellable": r"\bcancel(?:s|led)?\b",
          "transferable": r"\btransfer(?:s|red)?\b", "sublicensable": r"\bsub-?licen[cs]e(?:s|d)?\b",
          "revocable": r"\brevoke[sd]?\b"}
 

@@ -54,6 +54,7 @@ _FAIL = {"fail", "fails", "failed", "failing", "neglects", "neglect", "refuses",
 _FREE_NEGATORS = (NEGATORS | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {"nor", "n't", "cannot"}
 
 
+_APPOSITIVE = re.compile(r"\bas\s+(?:the\s+|a\s+)?$")
 _JUST_THE = re.compile(r"\s*(?:the\s+)?")
 _LY_VERBS = {"comply", "supply", "apply", "reply", "rely", "multiply", "imply", "ally", "resupply", "reapply"}
 
@@ -217,7 +218,8 @@ class _Scanner:
             if nxt.endswith("ed") or nxt.endswith("en") or nxt in _PASSIVE_IRREGULAR:
                 return self._agent(j + 2)
         boundary = max(self.low.rfind(c, 0, start) for c in ".;:")
-        before = [p for p in self.parties if boundary < p.start and p.end <= start and start - p.end < 120]
+        before = [p for p in self.parties if boundary < p.start and p.end <= start and start - p.end < 120
+                  and not _APPOSITIVE.search(self.low, max(0, p.start - 8), p.start)]  # "Each party, as Recipient, shall"
         if not before:
             return "", start
         return before[-1].side, before[-1].start

@@ -58,7 +58,7 @@ PHRASES: list[tuple[str, str, str, str]] = [
     (r"\bfraud(?:ulent)?\b", "qualifier", "fault", "fraud"),
     (r"\bbad\s+faith\b", "qualifier", "fault", "bad faith"),
     (r"\bgood\s+faith\b", "qualifier", "good faith", "good faith"),
-    (r"\bprior\b(?!\s+to\b)|\bearlier\b(?!\s+than\b)|\bprevious\b|\bin\s+advance\b(?!\s+of\b)|\badvance\b(?=\s+(?:written\s+)?(?:notice|consent|approval))",
+    (r"\bprior\b(?!\s+to\b)|\bin\s+advance\b(?!\s+of\b)|\badvance\b(?=\s+(?:written\s+)?(?:notice|consent|approval))",
      "qualifier", "prior", "prior"),
     (r"\bwritten\b|\bin\s+(?:a\s+)?writing\b", "qualifier", "written", "written"),
     (r"\breasonabl[ey]\b", "qualifier", "reasonable", "reasonable"),
