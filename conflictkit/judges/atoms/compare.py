@@ -583,8 +583,8 @@ def _compare_edit(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -
         in_atom[atom.start:atom.end] = b"\x01" * (atom.end - atom.start)
     content = [w for lo, hi in spans for w, start, _ in words[lo:hi]
                if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in _FILLER and not in_atom[start]]
-    if not content:
-        return
+    if len(content) < (1 if deleted else 2):
+        return  # one added word mostly makes explicit what was meant ("upon the Discloser's earlier request")
     lo, hi = spans[0]
     quote = text[words[lo][1]:words[hi - 1][2]]
     ref_q, inp_q = (quote, None) if deleted else (None, quote)
