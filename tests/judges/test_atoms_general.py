@@ -793,3 +793,14 @@ def test_earlier_request_is_not_a_prior_consent():
     j = judged("Upon the Disclosing Party's request, the Receiving Party shall return the Confidential Information.",
                "Upon the Disclosing Party's earlier request, the Receiving Party shall return the Confidential Information.")
     assert j.p_conflict < 0.7
+
+
+def test_a_sentence_opening_with_no_negates_its_first_modal_however_long_the_subject():
+    from conflictkit.judges.atoms import extract
+
+    (modal,) = extract("No delay in delivery of the Goods shall entitle the Buyer to cancel.").of("modality")
+    assert modal.key == "prohibition"
+    first, second = extract("The Buyer shall pay. No Goods shall be returned.").of("modality")
+    assert (first.key, second.key) == ("obligation", "prohibition")
+    (modal,) = extract("No later than 30 days after delivery, the Buyer shall pay.").of("modality")
+    assert modal.key == "obligation"

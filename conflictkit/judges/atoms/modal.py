@@ -196,6 +196,9 @@ class _Scanner:
 
     def _subject_negator(self, i: int) -> int | None:
         """"Neither party shall", "No Confidential Information may", "in no event shall": the negator before."""
+        first = self._sentence_negator(i)
+        if first is not None:
+            return first
         for k in range(i - 1, max(-1, i - 5), -1):
             w = self.word(k)
             if w in _STOP_LOOKBACK:
@@ -203,6 +206,18 @@ class _Scanner:
             if w in _SUBJECT_NEGATORS and k not in self.used:
                 return k
         return None
+
+    def _sentence_negator(self, i: int) -> int | None:
+        """"No failure or delay by either party in exercising any right shall operate as a waiver": a
+        sentence that opens with "No" / "Nothing" / "Neither" negates its first modal, however long the
+        subject, when no comma, semicolon or other modal comes between."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", ":", ",") and k not in self.used and self.word(k) not in _AUX:
+            k -= 1
+        start = k + 1
+        if start >= i - 4 or self.word(k) == "," or (k >= 0 and k in self.used):
+            return None  # short subjects are read by the lookback; a comma may open a new clause
+        return start if self.word(start) in ("no", "nothing", "neither") and start not in self.used else None
 
     def _verb(self, j: int) -> int | None:
         for k in range(j, min(len(self.tokens), j + 6)):
