@@ -48,7 +48,7 @@ def build(kind: str, directory: Path) -> Path:
     from transformers import AutoModelForSequenceClassification
 
     torch.manual_seed(0)
-    tokenizer = testing.build_tokenizer(directory, sentences=[a for p in clause_pairs(160) for a in p], vocab_size=8000,
+    testing.build_tokenizer(directory, sentences=[a for p in clause_pairs(160) for a in p], vocab_size=8000,
                                         model_max_length=512)
     AutoModelForSequenceClassification.from_config(testing.deberta_xsmall_config()).save_pretrained(directory)
     return directory

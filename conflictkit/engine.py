@@ -152,9 +152,9 @@ class Engine:
 
     def _index_fresh(self, document: Document) -> IndexedDocument:
         name = document.path
-        self.progress(f"segment", 0, 1)
+        self.progress("segment", 0, 1)
         clauses = self.segmenter.segment(document)
-        self.progress(f"segment", 1, 1)
+        self.progress("segment", 1, 1)
         if self.filter is not None and clauses:
             reasons = self.filter.flag(clauses)
             clauses = [

@@ -255,8 +255,8 @@ def contractnli_from_data(data: Any, file: Path) -> ClausePairDataset:
 def _contractnli_document(doc: dict, hypotheses: dict[str, str], file: Path) -> tuple[list[ClausePair], list[ClausePair]]:
     text, spans = doc["text"], doc["spans"]
     pairs, held = [], []
-    for annotations in doc["annotation_sets"][:1]:  # one annotator set per document in the release
-        for key, annotation in sorted(annotations["annotations"].items(), key=lambda kv: _nda_order(kv[0])):
+    for annotation_set in doc["annotation_sets"][:1]:  # one annotator set per document in the release
+        for key, annotation in sorted(annotation_set["annotations"].items(), key=lambda kv: _nda_order(kv[0])):
             if key not in hypotheses:
                 raise DatasetError(f"{file}: document {doc['id']} uses unknown hypothesis {key!r}")
             choice = annotation["choice"]

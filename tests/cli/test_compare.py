@@ -8,7 +8,7 @@ import sys
 import pytest
 import yaml
 
-from tests.conftest import FAST_CONFIG, INPUT, REFERENCE, ROOT
+from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
 
 
 def run(*args, cwd=None, env=None):

@@ -3,7 +3,6 @@ restart the server and find the decision kept; export the review and open it off
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
