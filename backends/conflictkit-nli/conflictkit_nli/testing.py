@@ -111,7 +111,7 @@ def deberta_xsmall_config(vocab_size: int = 128100, labels: Sequence[str] = LABE
 
 
 def build_nli_model(directory: str | Path, arch: str = "deberta", labels: Sequence[str] = LABELS, train: bool = True,
-                    seed: int = 0, steps: int = 120, model_max_length: int = 128) -> Path:
+                    seed: int = 0, steps: int = 600, model_max_length: int = 128) -> Path:
     """Write a tiny NLI cross-encoder to ``directory`` (trained on :func:`toy_nli_examples` unless ``train=False``)."""
     import torch
     from transformers import AutoModelForSequenceClassification
@@ -128,7 +128,12 @@ def build_nli_model(directory: str | Path, arch: str = "deberta", labels: Sequen
     return directory
 
 
-def _train(model, tokenizer, examples, label2id, steps: int) -> None:
+def _train(model, tokenizer, examples, label2id, steps: int, target_loss: float = 0.01) -> None:
+    """Train until the toy set is learnt (loss under ``target_loss``) or ``steps`` run out.
+
+    A fixed step count is not enough: the trained tokenizer's ids can differ between runs (ties in
+    WordPiece training), and a model stopped early makes near-tie decisions the tests cannot use.
+    """
     import torch
 
     premises, hypotheses, names = zip(*examples)
@@ -142,6 +147,8 @@ def _train(model, tokenizer, examples, label2id, steps: int) -> None:
         for _ in range(steps):
             optimizer.zero_grad()
             loss = torch.nn.functional.cross_entropy(model(**batch).logits, target)
+            if loss.item() < target_loss:
+                break
             loss.backward()
             optimizer.step()
     finally:
