@@ -199,10 +199,11 @@ class Engine:
         inp = self.index(input)
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
-        candidates, judgements = self._judged_pairs(ref, inp)
+        pairs_key = self._pairs_key(ref, inp)
+        candidates, judgements = self._judged_pairs(ref, inp, pairs_key)
         timings["judge"] = time.perf_counter() - t
         t = time.perf_counter()
-        result = self._finish_cached(ref, inp, candidates, judgements)
+        result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
         timings["report"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - started
         result.timings = timings
@@ -213,8 +214,9 @@ class Engine:
         return key_of("pairs", PIPELINE_VERSION, self.index_key(ref.document), self.index_key(inp.document),
                       *self._fingerprints("retriever", "scorer", "judge"))
 
-    def _judged_pairs(self, ref: IndexedDocument, inp: IndexedDocument) -> tuple[list[CandidatePair], list[Judgement]]:
-        key = self._pairs_key(ref, inp)
+    def _judged_pairs(
+        self, ref: IndexedDocument, inp: IndexedDocument, key: str,
+    ) -> tuple[list[CandidatePair], list[Judgement]]:
         cached = self.store.get_json("pairs", key)
         if cached is not None:
             try:
@@ -274,6 +276,7 @@ class Engine:
 
     def _finish_cached(
         self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair], judgements: list[Judgement],
+        pairs_key: str,
     ) -> ComparisonResult:
         """The finished report, reused when the same files were compared under the same config.
 
@@ -281,7 +284,7 @@ class Engine:
         normalized one) and the thresholds; a saved report was grounded when it was made.
         """
         key = key_of("report", PIPELINE_VERSION, ref.document.sha256, inp.document.sha256,
-                     self._pairs_key(ref, inp), self.config.thresholds.model_dump())
+                     pairs_key, self.config.thresholds.model_dump())
         cached = self.store.get_json("report", key)
         if cached is not None and {"report", "pairs"} <= set(cached):
             cached["report"]["reference"]["path"] = ref.document.path  # a renamed file hits the same entry
