@@ -122,22 +122,6 @@ def redline_ops(finding: dict) -> list[dict] | None:
     return _normalise_ops(data, ref["text"], inp["text"])
 
 
-def attach_redlines(report: dict) -> dict:
-    """A copy of ``report`` whose deviations carry their ``redline`` (grounding's ``to_dict()``).
-
-    The web app stores reports this way, so reopening a comparison renders without recomputing
-    a word diff per finding (most of the render time of a long comparison).
-    """
-    from conflictkit.grounding import redline
-
-    findings = []
-    for finding in report.get("findings") or []:
-        if finding.get("redline") is None and finding.get("reference") and finding.get("input"):
-            finding = {**finding, "redline": redline(finding["reference"]["text"], finding["input"]["text"]).to_dict()}
-        findings.append(finding)
-    return {**report, "findings": findings}
-
-
 def _normalise_ops(data: Any, a: str, b: str) -> list[dict]:
     """Ops as runs of original text, each with the original text between it and the previous run.
 

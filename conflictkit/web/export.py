@@ -64,9 +64,12 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
         if lines[-1] == ">":
             lines.pop()
         if f.get("reference") and f.get("input"):
-            from conflictkit.grounding.redline import redline
+            markdown = (f.get("redline") or {}).get("markdown")  # the engine stores it with each deviation
+            if markdown is None:
+                from conflictkit.grounding.redline import redline
 
-            lines += ["", "Redline: " + redline(f["reference"]["text"], f["input"]["text"]).to_markdown()]
+                markdown = redline(f["reference"]["text"], f["input"]["text"]).to_markdown()
+            lines += ["", "Redline: " + markdown]
         for reason in f.get("reasons") or []:
             change = f": {reason.get('reference')} → {reason.get('input')}" if reason.get("reference") or reason.get("input") else ""
             detail = f" ({reason['detail']})" if reason.get("detail") else ""

@@ -17,7 +17,6 @@ from dataclasses import asdict, dataclass, field
 from conflictkit.config import Config, dump_config
 from conflictkit.errors import ConflictkitError
 from conflictkit.model import Document
-from conflictkit.report.html import attach_redlines
 from conflictkit.web.reviews import ReviewStore
 
 KEEP_FINISHED_S = 3600
@@ -94,7 +93,7 @@ class Runner:
             job.stage = "saving"
             job.comparison = self.reviews.add(
                 reference.path, input.path, result.reference.document.original, result.input.document.original,
-                attach_redlines(result.report), dump_config(config),
+                result.report, dump_config(config),
             )
             job.state = "done"
         except ConflictkitError as exc:

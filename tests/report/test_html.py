@@ -172,10 +172,14 @@ def test_no_findings_page_says_so():
 
 
 def test_stored_redlines_render_the_same_as_computed_ones(small_report):
-    from conflictkit.report.html import attach_redlines
+    """The engine stores each deviation's redline in the report; rendering it equals computing it."""
+    from conflictkit.grounding import redline
 
     report, ref, inp = small_report
-    stored = attach_redlines(report)
+    stored = {**report, "findings": [
+        {**f, "redline": redline(f["reference"]["text"], f["input"]["text"]).to_dict()} if f.get("reference") and f.get("input") else f
+        for f in report["findings"]
+    ]}
     assert [f.get("redline") is not None for f in stored["findings"]] == [True, True, False, False]
     assert "redline" not in report["findings"][0]  # the original is left alone
     assert render_html(stored, ref, inp) == render_html(report, ref, inp)
