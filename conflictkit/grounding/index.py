@@ -75,9 +75,9 @@ class WordIndex:
         spans = []
         for best in np.argsort(-counts, kind="stable")[:_MAX_CANDIDATES]:
             if counts[best] >= need:
-                span = self._align(qwords, int(diagonals[best]))
-                if span and span not in spans:
-                    spans.append(span)
+                for span in self._align(qwords, int(diagonals[best])):
+                    if span not in spans:
+                        spans.append(span)
         return spans
 
     def _ordinals(self, word: str) -> np.ndarray:
@@ -86,16 +86,31 @@ class WordIndex:
             array = self._arrays[word] = np.asarray(self.where[word], dtype=np.int64)
         return array
 
-    def _align(self, qwords: list[str], diagonal: int) -> tuple[int, int] | None:
+    def _align(self, qwords: list[str], diagonal: int) -> list[tuple[int, int]]:
+        """The passage around ``diagonal`` that corresponds to the quote, as one or two spans.
+
+        A quote word that also occurs just outside the passage (the "Customer" of a heading
+        "Customer obligations" before "Customer, as Recipient") can be matched at either place;
+        aligning forwards and backwards gives both readings and the caller keeps the closer one.
+        """
         n = len(qwords)
         lo, hi = max(0, diagonal - 3), min(len(self.words), diagonal + n + 3)
-        blocks = [b for b in SequenceMatcher(None, qwords, self.words[lo:hi], autojunk=False).get_matching_blocks() if b.size]
-        if not blocks or sum(b.size for b in blocks) * 2 < n:
-            return None
-        first = lo + blocks[0].b - blocks[0].a  # extend to the quote's first and last word
-        last = lo + blocks[-1].b + blocks[-1].size + (n - blocks[-1].a - blocks[-1].size)
-        first, last = max(lo, first), min(hi, last)
-        return self.starts[first], self.ends[last - 1]
+        window = self.words[lo:hi]
+        spans = []
+        for reverse in (False, True):
+            q, w = (qwords[::-1], window[::-1]) if reverse else (qwords, window)
+            blocks = [b for b in SequenceMatcher(None, q, w, autojunk=False).get_matching_blocks() if b.size]
+            if not blocks or sum(b.size for b in blocks) * 2 < n:
+                continue
+            first = blocks[0].b - blocks[0].a  # extend to the quote's first and last word
+            last = blocks[-1].b + blocks[-1].size + (n - blocks[-1].a - blocks[-1].size)
+            if reverse:
+                first, last = len(window) - last, len(window) - first
+            first, last = max(lo, lo + first), min(hi, lo + last)
+            span = (self.starts[first], self.ends[last - 1])
+            if span not in spans:
+                spans.append(span)
+        return spans
 
 
 def bounded(text: str, start: int, end: int) -> bool:
