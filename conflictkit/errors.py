@@ -40,6 +40,11 @@ class UnknownBackendError(ConfigError):
     """A config names a backend that is not registered; the message lists the available ones."""
 
 
+def plugin_install_hint(dist: str) -> str:
+    """How to install one of this repository's backend plugins: they are not published on PyPI."""
+    return f"pip install ./backends/{dist} (from a conflictkit checkout)"
+
+
 class MissingDependencyError(ConflictkitError):
     """A backend needs a package that is not installed; the message names the pip install."""
 
