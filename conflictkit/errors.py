@@ -40,9 +40,14 @@ class UnknownBackendError(ConfigError):
     """A config names a backend that is not registered; the message lists the available ones."""
 
 
-def plugin_install_hint(dist: str) -> str:
+# PyPI's torch wheel for Linux is the CUDA build (several GB); PyTorch's own index has the CPU one.
+TORCH_CPU_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+
+
+def plugin_install_hint(dist: str, needs_torch: bool = False) -> str:
     """How to install one of this repository's backend plugins: they are not published on PyPI."""
-    return f"pip install ./backends/{dist} (from a conflictkit checkout)"
+    command = f"pip install ./backends/{dist} (from a conflictkit checkout)"
+    return f"{TORCH_CPU_INSTALL}, then {command}" if needs_torch else command
 
 
 class MissingDependencyError(ConflictkitError):
