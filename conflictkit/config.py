@@ -11,6 +11,7 @@ A judge given as a list is shorthand for a cascade: ``judge: [A, B]`` means
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,7 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from conflictkit.errors import ConfigError, UnknownBackendError
 from conflictkit.stages import STAGES, StageName
 
-PRESETS_DIR = Path(__file__).resolve().parent.parent / "configs"
+# The top-level configs/ folder, installed as the package conflictkit.presets (setup.py maps it), so
+# presets are found the same way in a checkout, an editable install and a wheel.
+PRESETS_DIR = Path(str(resources.files("conflictkit.presets")))
 
 
 class _Strict(BaseModel):
@@ -37,7 +40,7 @@ class ComponentSpec(_Strict):
 class PipelineConfig(_Strict):
     segmenter: ComponentSpec = ComponentSpec(use="rules")
     filter: ComponentSpec | None = ComponentSpec(use="rules")
-    embedder: ComponentSpec | None = ComponentSpec(use="sentence-transformers")
+    embedder: ComponentSpec | None = ComponentSpec(use="onnx")
     retriever: ComponentSpec = ComponentSpec(use="cosine")
     scorer: ComponentSpec | None = None
     judge: ComponentSpec = ComponentSpec(use="legal-atoms")
@@ -136,14 +139,23 @@ def _joined(source: str, problems: list[str]) -> str:
     return f"invalid config {source} ({count}): " + "; ".join(problems)
 
 
+def preset_dirs() -> list[Path]:
+    """Where presets are looked up, first match wins: $CONFLICTKIT_CONFIGS (os.pathsep-separated), then the shipped ones."""
+    return [Path(d) for d in os.environ.get("CONFLICTKIT_CONFIGS", "").split(os.pathsep) if d] + [PRESETS_DIR]
+
+
 def preset_path(name: str) -> Path | None:
-    """The file of a named preset (``offline``, ``isaacus``...), looked up in CONFLICTKIT_CONFIGS then configs/."""
-    dirs = [Path(d) for d in os.environ.get("CONFLICTKIT_CONFIGS", "").split(os.pathsep) if d] + [PRESETS_DIR]
-    for directory in dirs:
+    """The file of a named preset (``offline``, ``isaacus``...), or None when no preset has that name."""
+    for directory in preset_dirs():
         candidate = directory / f"{name}.yaml"
         if candidate.is_file():
             return candidate
     return None
+
+
+def preset_names() -> list[str]:
+    """Every preset name a user may give to ``--config``, sorted."""
+    return sorted({p.stem for d in preset_dirs() if d.is_dir() for p in d.glob("*.yaml")})
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:

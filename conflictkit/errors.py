@@ -40,6 +40,16 @@ class UnknownBackendError(ConfigError):
     """A config names a backend that is not registered; the message lists the available ones."""
 
 
+# PyPI's torch wheel for Linux is the CUDA build (several GB); PyTorch's own index has the CPU one.
+TORCH_CPU_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+
+
+def plugin_install_hint(dist: str, needs_torch: bool = False) -> str:
+    """How to install one of this repository's backend plugins: they are not published on PyPI."""
+    command = f"pip install ./backends/{dist} (from a conflictkit checkout)"
+    return f"{TORCH_CPU_INSTALL}, then {command}" if needs_torch else command
+
+
 class MissingDependencyError(ConflictkitError):
     """A backend needs a package that is not installed; the message names the pip install."""
 

@@ -16,7 +16,7 @@ from importlib import metadata
 import pluggy
 
 from conflictkit import hookspecs
-from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.errors import ConfigError, UnknownBackendError, plugin_install_hint
 from conflictkit.stages import STAGE_CLASSES, STAGES, Component, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
@@ -35,6 +35,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
 
 # Backends of the plugin packages in this repository, so an unknown name can say what to install.
 KNOWN_PLUGINS: dict[str, str] = {
+    "onnx": "conflictkit-onnx",
     "sentence-transformers": "conflictkit-sentence-transformers",
     "bm25": "conflictkit-bm25",
     "hybrid": "conflictkit-bm25",
@@ -42,6 +43,7 @@ KNOWN_PLUGINS: dict[str, str] = {
     "cross-encoder": "conflictkit-nli",
     "isaacus": "conflictkit-isaacus",
 }
+TORCH_PLUGINS = frozenset({"conflictkit-sentence-transformers", "conflictkit-nli"})
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ class Registry:
             available = ", ".join(sorted(self._backends[stage])) or "none"
             package = KNOWN_PLUGINS.get(name)
             hint = (
-                f"it is in the {package} plugin: pip install -e backends/{package} (or pip install {package})"
+                f"it is in the {package} plugin: {plugin_install_hint(package, needs_torch=package in TORCH_PLUGINS)}"
                 if package
                 else "install the plugin that provides it, then check `conflictkit backends`"
             )

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs conflictkit with every backend plugin and test dependency into .venv, then runs the tests.
+# Installs conflictkit with every backend plugin and test dependency into .venv, checks that the wheels
+# install and run in a fresh virtualenv (scripts/wheel_smoke.sh), then runs the tests.
 # Used by the README's test command and by CI (.ci/run). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,9 +21,13 @@ $PIP install -q --upgrade pip
 # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
 $PIP install -q "torch==2.13.0"
 $PIP install -q -e ".[test,web,bench]" \
+  -e "backends/conflictkit-onnx[test]" \
   -e backends/conflictkit-sentence-transformers \
   -e backends/conflictkit-bm25 \
   -e backends/conflictkit-nli \
   -e backends/conflictkit-isaacus
+
+# Wheels of the core and every plugin in a fresh torch-free virtualenv, running the README's main command.
+PYTHON="$VENV/bin/python" bash scripts/wheel_smoke.sh
 
 exec "$VENV/bin/python" -m pytest "$@"

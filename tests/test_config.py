@@ -113,3 +113,39 @@ def test_nested_cascade_problems_each_carry_their_path():
     message = str(info.value)
     assert "pipeline.judge.options.judges.0.options.nope: unknown key" in message
     assert "pipeline.judge.options.judges.1.use: unknown judge backend 'oracle'" in message
+
+
+def test_the_offline_default_needs_no_torch():
+    from conflictkit.config import Config
+
+    assert Config().pipeline.embedder.use == "onnx"
+    assert load_config(ROOT / "configs" / "offline.yaml").pipeline.embedder.use == "onnx"
+
+
+def test_offline_torch_is_the_offline_default_on_sentence_transformers():
+    pytest.importorskip("conflictkit_sentence_transformers")
+    torch, default = load_config("offline-torch"), load_config("offline")
+    assert torch.pipeline.embedder.use == "sentence-transformers"
+    assert torch.pipeline.embedder.options["model"] == default.pipeline.embedder.options["model"]
+    assert torch.model_copy(update={"pipeline": default.pipeline}) == default
+    assert torch.pipeline.retriever == default.pipeline.retriever and torch.pipeline.judge == default.pipeline.judge
+
+
+def test_presets_are_found_through_the_installed_package(tmp_path, monkeypatch):
+    from conflictkit.config import preset_names, preset_path
+
+    monkeypatch.chdir(tmp_path)  # never relative to the working directory
+    names = preset_names()
+    assert {"offline", "offline-torch", "fast", "hybrid", "nli-onnx", "isaacus", "isaacus-mixed"} <= set(names)
+    assert {p.stem for p in (ROOT / "configs").glob("*.yaml")} == set(names)
+    assert preset_path("fast").read_text() == (ROOT / "configs" / "fast.yaml").read_text()
+
+
+def test_user_preset_dirs_come_first(tmp_path, monkeypatch):
+    from conflictkit.config import preset_names, preset_path
+
+    (tmp_path / "fast.yaml").write_text("version: 1\n")
+    (tmp_path / "mine.yaml").write_text("version: 1\n")
+    monkeypatch.setenv("CONFLICTKIT_CONFIGS", str(tmp_path))
+    assert preset_path("fast") == tmp_path / "fast.yaml"
+    assert "mine" in preset_names() and "offline" in preset_names()

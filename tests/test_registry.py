@@ -104,5 +104,8 @@ def test_broken_plugin_is_a_warning_not_a_crash(tmp_path, monkeypatch, capsys):
 
 def test_unknown_plugin_backend_names_its_package():
     r = reg.Registry()
-    with pytest.raises(UnknownBackendError, match="conflictkit-sentence-transformers plugin: pip install"):
+    with pytest.raises(UnknownBackendError, match=r"conflictkit-onnx plugin: pip install \./backends/conflictkit-onnx \(from a conflictkit checkout\)"):
+        r.get("embedder", "onnx")
+    # the torch plugins say how to get torch's CPU build first
+    with pytest.raises(UnknownBackendError, match=r"download.pytorch.org/whl/cpu, then pip install \./backends/conflictkit-sentence-transformers"):
         r.get("embedder", "sentence-transformers")

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from conflictkit.config import Config, load_config, preset_path
+from conflictkit.config import Config, load_config, preset_names
 from conflictkit.engine import Engine
 from conflictkit.errors import ConflictkitError
 from conflictkit.loaders import document_from_bytes
@@ -54,14 +54,8 @@ class Settings:
 
 
 def list_presets() -> list[str]:
-    """Names of the presets a user may choose (configs/*.yaml and $CONFLICTKIT_CONFIGS)."""
-    import os
-
-    from conflictkit.config import PRESETS_DIR
-
-    dirs = [Path(d) for d in os.environ.get("CONFLICTKIT_CONFIGS", "").split(os.pathsep) if d] + [PRESETS_DIR]
-    names = {p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")}
-    return sorted(n for n in names if preset_path(n) is not None)
+    """Names of the presets a user may choose (the shipped ones and $CONFLICTKIT_CONFIGS)."""
+    return preset_names()
 
 
 class App:

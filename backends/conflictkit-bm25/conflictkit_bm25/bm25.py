@@ -17,13 +17,13 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field
 
-from conflictkit.errors import MissingDependencyError
+from conflictkit.errors import MissingDependencyError, plugin_install_hint
 from conflictkit.model import CandidatePair, IndexedDocument
 from conflictkit.retrievers.cosine import mutual_top_k, operative_indices
 from conflictkit.stages import Options, Retriever
 from conflictkit_bm25.tokenize import tokenize
 
-INSTALL = "pip install conflictkit-bm25 (or: pip install 'rank-bm25>=0.2.2,<0.3')"
+INSTALL = plugin_install_hint("conflictkit-bm25")
 
 
 class BM25Params(Options):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
 
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError
+from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, plugin_install_hint
 
 from conflictkit_isaacus.options import IsaacusOptions
 
@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 ENRICH_BATCH = 8  # the API's limit of texts per enrichment request
 EMBED_BATCH = 128  # the API's limit of texts per embedding request
-INSTALL_HINT = "pip install conflictkit-isaacus (it brings isaacus==0.22.1)"
+INSTALL_HINT = plugin_install_hint("conflictkit-isaacus") + ", which brings isaacus==0.22.1"
 KEY_HINT = "export ISAACUS_API_KEY=... or set api_key in the isaacus options of the config"
 
 

@@ -12,9 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from conflictkit.errors import MissingDependencyError, UserError
+from conflictkit.errors import MissingDependencyError, UserError, plugin_install_hint
 
-INSTALL = "pip install conflictkit-nli"
+INSTALL = plugin_install_hint("conflictkit-nli", needs_torch=True)
 
 
 class ModelNotAvailableError(UserError):

@@ -16,11 +16,11 @@ from typing import ClassVar, Literal
 import numpy as np
 from pydantic import Field
 
-from conflictkit.errors import BackendError, MissingDependencyError
+from conflictkit.errors import BackendError, MissingDependencyError, plugin_install_hint
 from conflictkit.stages import Embedder, Options
 
 BUNDLED = {"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}
-INSTALL_HINT = "pip install torch==2.13.0 conflictkit-sentence-transformers (or: pip install -e backends/conflictkit-sentence-transformers)"
+INSTALL_HINT = plugin_install_hint("conflictkit-sentence-transformers", needs_torch=True)
 
 
 class SentenceTransformersOptions(Options):

@@ -1,0 +1,1 @@
+"""The YAML presets, installed as the package ``conflictkit.presets`` (see setup.py)."""

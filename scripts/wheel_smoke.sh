@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs conflictkit the way a user does, from wheels: builds a wheel of the core and of every
+# backend package, installs them into a fresh virtualenv with no torch, and runs the README's main
+# command from another directory. scripts/test.sh calls it, so CI fails when packaging breaks
+# (presets or templates left out of a wheel, a plugin that needs torch just to register).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+PYTHON="${PYTHON:-python3}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+echo "wheel smoke test: building wheels..." >&2
+"$PYTHON" -m pip wheel -q --no-deps --wheel-dir "$WORK/wheels" "$ROOT" "$ROOT"/backends/*/
+"$PYTHON" -m venv "$WORK/venv"
+PIP="$WORK/venv/bin/python -m pip"
+# The offline default (core + conflictkit-onnx) and the light plugins with their dependencies...
+$PIP install -q "$WORK"/wheels/conflictkit-[0-9]*.whl "$WORK"/wheels/conflictkit_onnx-*.whl \
+  "$WORK"/wheels/conflictkit_bm25-*.whl "$WORK"/wheels/conflictkit_isaacus-*.whl
+# ...and the torch plugins without theirs: they must still register (their heavy imports are lazy).
+$PIP install -q --no-deps "$WORK"/wheels/conflictkit_sentence_transformers-*.whl "$WORK"/wheels/conflictkit_nli-*.whl
+
+cd "$WORK"  # nothing may be found relative to the checkout
+CK="$WORK/venv/bin/conflictkit"
+if "$WORK/venv/bin/python" -c "import torch" 2>/dev/null; then
+  echo "wheel smoke test: torch got installed with the offline default" >&2; exit 1
+fi
+"$CK" config show --config fast | grep -q "use: hashing"
+"$CK" backends 2>"$WORK/backends.err" | tee "$WORK/backends.txt" | grep -q "conflictkit-onnx"
+if [ -s "$WORK/backends.err" ]; then cat "$WORK/backends.err" >&2; exit 1; fi
+for plugin in conflictkit-sentence-transformers conflictkit-nli conflictkit-bm25 conflictkit-isaacus; do
+  grep -q "$plugin" "$WORK/backends.txt" || { echo "wheel smoke test: $plugin did not register" >&2; exit 1; }
+done
+# The README's main command, with the installed default preset.
+"$CK" compare "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" --out "$WORK/out" \
+  | tail -n 1 | grep -q "deviations"
+"$CK" compare --config hybrid "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" >/dev/null
+test -s "$WORK/out/report.json"
+echo "wheel smoke test: ok" >&2

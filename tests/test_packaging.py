@@ -1,0 +1,31 @@
+"""A non-editable install from the core wheel carries its presets: nothing is read from the checkout."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.mark.slow
+def test_the_core_wheel_ships_its_presets(tmp_path):
+    wheels, venv, elsewhere = tmp_path / "wheels", tmp_path / "venv", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def run(*args, cwd=None):
+        proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=600, cwd=cwd)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return proc.stdout
+
+    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", wheels, ROOT)
+    (wheel,) = wheels.glob("conflictkit-*.whl")
+    run(sys.executable, "-m", "venv", venv)
+    python = venv / "bin" / "python"
+    run(python, "-m", "pip", "install", "-q", wheel)
+    shown = run(venv / "bin" / "conflictkit", "config", "show", "--config", "fast", cwd=elsewhere)
+    assert "use: hashing" in shown and "min_relevance: 0.2" in shown
+    names = run(python, "-c", "from conflictkit.config import preset_names; print(' '.join(preset_names()))", cwd=elsewhere)
+    assert set(names.split()) == {p.stem for p in (ROOT / "configs").glob("*.yaml")}
+    location = run(python, "-c", "from conflictkit.config import PRESETS_DIR; print(PRESETS_DIR)", cwd=elsewhere)
+    assert location.strip().startswith(str(venv))
