@@ -14,8 +14,6 @@ loop runs over the corpus.
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Sequence
 from typing import ClassVar
 
