@@ -54,8 +54,7 @@ class CosineRetriever(Retriever):
             return []
         ref_vectors, inp_vectors = operative_vectors(reference, ref_idx), operative_vectors(input, inp_idx)
         rows, cols, scores = mutual_top_k(
-            cosine_blocks(ref_vectors, inp_vectors), cosine_blocks(inp_vectors, ref_vectors),
-            len(ref_idx), len(inp_idx), self.options.top_k, self.options.min_relevance,
+            cosine_blocks(ref_vectors, inp_vectors), len(ref_idx), len(inp_idx), self.options.top_k, self.options.min_relevance,
         )
         pairs = []
         for i, j, score in zip(rows.tolist(), cols.tolist(), scores.tolist()):

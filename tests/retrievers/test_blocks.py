@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conflictkit.retrievers.blocks import mutual_top_k, top_k_of_groups, top_k_per_row
+from conflictkit.retrievers.blocks import mutual_top_k, top_k_of_groups, top_k_rows_and_columns
 
 
 def dense_top_k(scores, k):
@@ -28,18 +28,20 @@ def make(n, m, seed, ties):
 
 @settings(max_examples=200, deadline=None)
 @given(matrices, st.integers(1, 5), st.integers(1, 30))
-def test_top_k_per_row_is_a_stable_sort_of_each_row(shape, k, cells):
+def test_top_k_of_rows_and_columns_is_a_stable_sort_of_each(shape, k, cells):
     scores = make(*shape)
-    top = top_k_per_row(blocks_of(scores), scores.shape[0], scores.shape[1], k, cells=cells)
-    assert set(zip(top.rows.tolist(), top.cols.tolist(), top.ranks.tolist())) == dense_top_k(scores, k)
-    assert np.array_equal(top.scores, scores[top.rows, top.cols])
+    by_row, by_col = top_k_rows_and_columns(blocks_of(scores), scores.shape[0], scores.shape[1], k, cells=cells)
+    assert set(zip(by_row.rows.tolist(), by_row.cols.tolist(), by_row.ranks.tolist())) == dense_top_k(scores, k)
+    assert np.array_equal(by_row.scores, scores[by_row.rows, by_row.cols])
+    assert set(zip(by_col.rows.tolist(), by_col.cols.tolist(), by_col.ranks.tolist())) == dense_top_k(scores.T, k)
+    assert np.array_equal(by_col.scores, scores[by_col.cols, by_col.rows])
 
 
 @settings(max_examples=200, deadline=None)
 @given(matrices, st.integers(1, 4), st.integers(1, 30), st.floats(0.0, 3.0))
 def test_mutual_top_k_is_the_union_of_row_and_column_winners(shape, k, cells, floor):
     scores = make(*shape)
-    rows, cols, values = mutual_top_k(blocks_of(scores), blocks_of(scores.T), *scores.shape, k, floor, cells=cells)
+    rows, cols, values = mutual_top_k(blocks_of(scores), *scores.shape, k, floor, cells=cells)
     by_row = {(i, j) for i, j, _ in dense_top_k(scores, k)}
     by_col = {(i, j) for j, i, _ in dense_top_k(scores.T, k)}
     expected = sorted((i, j) for i, j in by_row | by_col if scores[i, j] >= floor)
@@ -54,7 +56,7 @@ def test_memory_is_bounded_by_the_block_not_the_matrix():
         seen.append(stop - start)
         return np.ones((stop - start, 1000))
 
-    top_k_per_row(scores, 10_000, 1000, 3, cells=50_000)
+    top_k_rows_and_columns(scores, 10_000, 1000, 3, cells=50_000)
     assert max(seen) == 50 and sum(seen) == 10_000
 
 
@@ -70,5 +72,5 @@ def test_top_k_of_groups_keeps_the_best_of_each_group():
 @pytest.mark.parametrize("n,m", [(0, 3), (3, 0)])
 def test_empty_sides_give_no_pairs(n, m):
     scores = np.zeros((n, m))
-    rows, cols, values = mutual_top_k(blocks_of(scores), blocks_of(scores.T), n, m, 3, 0.0)
+    rows, cols, values = mutual_top_k(blocks_of(scores), n, m, 3, 0.0)
     assert rows.size == cols.size == values.size == 0

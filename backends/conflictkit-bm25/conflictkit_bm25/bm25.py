@@ -95,21 +95,15 @@ class BM25Index:
         # queries of one side against the other side's corpus, each row divided by its self-score
         self._ref_queries = _normalized_queries(ref.counts, _self_scores(inp, ref))
         self._inp_queries = _normalized_queries(inp.counts, _self_scores(ref, inp))
-        self._ref_weights_t = ref.weights.T.tocsr()  # vocabulary x reference clauses
-        self._inp_weights_t = inp.weights.T.tocsr()
+        self._inp_weights_t = inp.weights.T.tocsr()  # vocabulary x input clauses
+        self._inp_queries_t = self._inp_queries.T.tocsr()
         self._ref_weights = ref.weights
         self._inp_weights = inp.weights
 
     def rows(self, start: int, stop: int) -> np.ndarray:
         """Relevance of reference texts ``start:stop`` against every input text."""
         forward = (self._ref_queries[start:stop] @ self._inp_weights_t).toarray()
-        backward = (self._ref_weights[start:stop] @ self._inp_queries.T).toarray()
-        return (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
-
-    def columns(self, start: int, stop: int) -> np.ndarray:
-        """Relevance of input texts ``start:stop`` against every reference text (rows of the transpose)."""
-        backward = (self._inp_queries[start:stop] @ self._ref_weights_t).toarray()
-        forward = (self._inp_weights[start:stop] @ self._ref_queries.T).toarray()
+        backward = (self._ref_weights[start:stop] @ self._inp_queries_t).toarray()
         return (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
 
     def at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -168,7 +162,7 @@ class BM25Retriever(Retriever):
         if not ref_idx or not inp_idx:
             return []
         index = BM25Index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], self.options)
-        rows, cols, scores = mutual_top_k(index.rows, index.columns, index.n, index.m, self.options.top_k, self.options.min_relevance)
+        rows, cols, scores = mutual_top_k(index.rows, index.n, index.m, self.options.top_k, self.options.min_relevance)
         return [
             CandidatePair(
                 reference_id=reference.clauses[ref_idx[i]].id,

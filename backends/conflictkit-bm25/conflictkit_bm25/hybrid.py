@@ -22,7 +22,7 @@ from pydantic import Field
 
 from conflictkit.errors import ConfigError
 from conflictkit.model import CandidatePair, IndexedDocument
-from conflictkit.retrievers.blocks import RowBlocks, top_k_of_groups, top_k_per_row
+from conflictkit.retrievers.blocks import RowBlocks, top_k_of_groups, top_k_rows_and_columns
 from conflictkit.retrievers.cosine import cosine_blocks, operative_indices, operative_vectors
 from conflictkit.stages import Options, Retriever
 from conflictkit_bm25.bm25 import BM25Index, BM25Params, _sparse
@@ -82,9 +82,9 @@ def _total_weight(weights: dict[str, float]) -> float:
 
 
 def sparse_rrf(
-    rankers: dict[str, tuple[RowBlocks, RowBlocks]], weights: dict[str, float], n: int, m: int, depth: int, rrf_k: float,
+    rankers: dict[str, RowBlocks], weights: dict[str, float], n: int, m: int, depth: int, rrf_k: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`rrf_fuse` for rankers given as row blocks of their scores and of their transpose.
+    """:func:`rrf_fuse` for rankers given as row blocks of their scores.
 
     Only cells within some ranker's ``depth`` best of a row or column have a fused score above
     zero, so fusion needs each ranker's top ``depth`` per row and per column, never a whole matrix.
@@ -92,8 +92,9 @@ def sparse_rrf(
     """
     total = _total_weight(weights)
     keys, contributions = [], []
-    for name, (forward, backward) in rankers.items():
-        for top, transposed in ((top_k_per_row(forward, n, m, depth), False), (top_k_per_row(backward, m, n, depth), True)):
+    for name, scores in rankers.items():
+        by_row, by_col = top_k_rows_and_columns(scores, n, m, depth)
+        for top, transposed in ((by_row, False), (by_col, True)):
             rows, cols = (top.cols, top.rows) if transposed else (top.rows, top.cols)
             keys.append(rows * m + cols)
             contributions.append(weights[name] * _reciprocal(top.ranks, rrf_k) / 2.0)
@@ -126,10 +127,7 @@ class HybridRetriever(Retriever):
         n, m = len(ref_idx), len(inp_idx)
         ref_vectors, inp_vectors = operative_vectors(reference, ref_idx), operative_vectors(input, inp_idx)
         lexical = BM25Index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], o.bm25)
-        rankers = {
-            "bm25": (lexical.rows, lexical.columns),
-            "cosine": (cosine_blocks(ref_vectors, inp_vectors), cosine_blocks(inp_vectors, ref_vectors)),
-        }
+        rankers = {"bm25": lexical.rows, "cosine": cosine_blocks(ref_vectors, inp_vectors)}
         rows, cols, fused = sparse_rrf(rankers, o.weights.model_dump(), n, m, o.k, o.rrf_k)
         cosine = np.einsum("ij,ij->i", ref_vectors[rows], inp_vectors[cols]).astype(np.float64)
         bm25 = lexical.at(rows, cols)
