@@ -22,6 +22,7 @@ import numpy as np
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.errors import BackendError
+from conflictkit.identical import settle_identical
 from conflictkit.loaders import document_from_text, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.partition import partition
@@ -246,10 +247,12 @@ class Engine:
                 pass
         retriever = self._ready("retriever")
         self.progress("retrieve", 0, 1)
-        candidates = retriever.retrieve(ref, inp)
+        retrieved = retriever.retrieve(ref, inp)
         self.progress("retrieve", 1, 1)
-        candidates = self._score(candidates, ref, inp)
-        judgements = self._judge(candidates, ref, inp)
+        settled = settle_identical(retrieved, ref, inp)
+        to_judge = self._score(settled.to_judge, ref, inp)
+        candidates = [*to_judge, *settled.candidates]
+        judgements = [*self._judge(to_judge, ref, inp), *settled.judgements]
         self.store.put_json("pairs", key, {
             "candidates": [c.model_dump(mode="json") for c in candidates],
             "judgements": [j.model_dump(mode="json") for j in judgements],
