@@ -21,7 +21,7 @@ import numpy as np
 
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.config import Config, config_data, dump_config
-from conflictkit.errors import BackendError
+from conflictkit.errors import BackendError, InputError
 from conflictkit.identical import settle_identical
 from conflictkit.loaders import document_from_text, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
@@ -148,6 +148,7 @@ class Engine:
             except (KeyError, ValueError, TypeError, IndexError):
                 pass  # a corrupt entry is recomputed
             else:
+                self._check_clause_count(document, clauses)
                 return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
         indexed = self._index_fresh(document)
         self.store.put_json("index", key, _clauses_to_cache(indexed.clauses, document))
@@ -158,6 +159,7 @@ class Engine:
         self.progress("segment", 0, 1)
         clauses = segmenter.segment(document)
         self.progress("segment", 1, 1)
+        self._check_clause_count(document, clauses)
         if self.filter is not None and clauses:
             reasons = self._ready("filter").flag(clauses)
             clauses = [
@@ -165,6 +167,14 @@ class Engine:
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
         return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+
+    def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
+        limit = self.config.limits.max_clauses
+        if len(clauses) > limit:
+            raise InputError(
+                f"{document.path} has {len(clauses):,} clauses, over the limit of {limit:,} (retrieval time grows with "
+                "the product of both documents' clause counts); split the document, or raise limits.max_clauses in the config"
+            )
 
     def _vectors_of(self, clauses: list[Clause]) -> np.ndarray | None:
         if self.embedder is None or not clauses:
