@@ -51,7 +51,8 @@ engine = Engine(config, store=Store.disabled())
 try:
     result = engine.compare_documents(reference, input)
 except ConflictkitError as exc:
-    print(json.dumps({{"refused": str(exc), "seconds": time.perf_counter() - started}}))
+    print(json.dumps({{"refused": str(exc), "seconds": time.perf_counter() - started,
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
     sys.exit(0)
 summary = result.report["summary"]
 print(json.dumps({{

@@ -140,6 +140,11 @@ class Engine:
         The cached index holds the clauses; their vectors come from the per-text vector cache,
         which documents share, so an unchanged clause of a new version is never embedded again.
         """
+        clauses = self.clauses(document)
+        return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+
+    def clauses(self, document: Document) -> list[Clause]:
+        """A document's segmented and filtered clauses, from the cache when it has them; checks the clause limit."""
         key = self.index_key(document)
         cached = self.store.get_json("index", key)
         if cached is not None:
@@ -149,12 +154,12 @@ class Engine:
                 pass  # a corrupt entry is recomputed
             else:
                 self._check_clause_count(document, clauses)
-                return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
-        indexed = self._index_fresh(document)
-        self.store.put_json("index", key, _clauses_to_cache(indexed.clauses, document))
-        return indexed
+                return clauses
+        clauses = self._segment_fresh(document)
+        self.store.put_json("index", key, _clauses_to_cache(clauses, document))
+        return clauses
 
-    def _index_fresh(self, document: Document) -> IndexedDocument:
+    def _segment_fresh(self, document: Document) -> list[Clause]:
         segmenter = self._ready("segmenter")
         self.progress("segment", 0, 1)
         clauses = segmenter.segment(document)
@@ -166,7 +171,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+        return clauses
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses
@@ -226,8 +231,10 @@ class Engine:
         """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        ref = self.index(reference)
-        inp = self.index(input)
+        # both documents are segmented (and their clause counts checked) before either is embedded
+        ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
+        ref = IndexedDocument(document=reference, clauses=ref_clauses, vectors=self._vectors_of(ref_clauses))
+        inp = IndexedDocument(document=input, clauses=inp_clauses, vectors=self._vectors_of(inp_clauses))
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)

@@ -82,3 +82,16 @@ def test_duplicate_texts_in_one_document_are_embedded_once(counting_config):
     for text_, vector in zip(texts, indexed.vectors):
         by_text.setdefault(text_, vector)
         assert (by_text[text_] == vector).all()
+
+
+def test_a_document_over_the_clause_limit_is_refused_before_anything_is_embedded(tmp_path):
+    from conflictkit.errors import InputError
+
+    with registered():
+        config = resolve({**COUNTING, "limits": {"max_clauses": 5}})
+        engine, _ = _engine(config, Store(tmp_path / "c.sqlite"))
+        few = "1. The Customer shall pay within 30 days.\n"
+        many = "".join(f"{i}. The Supplier shall deliver order {i}.\n\n" for i in range(1, 10))
+        with pytest.raises(InputError, match=r"many.md has 9 clauses, over the limit of 5.*limits.max_clauses"):
+            engine.compare_documents(document_from_text(few, "few.md"), document_from_text(many, "many.md"))
+        assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []

@@ -15,6 +15,8 @@ def test_too_many_clauses_is_refused_up_front(tmp_path):
     few.write_text("1. The Supplier shall deliver the Goods within 30 days.\n")
     proc = run("compare", "--config", config, "--out", tmp_path / "out", few, many)
     assert_user_error(proc, "many.txt has 30 clauses, over the limit of 20")
+    proc = run("compare", "--config", config, many, few)  # the reference: refused all the same
+    assert_user_error(proc, "many.txt has 30 clauses")
     assert "limits.max_clauses" in proc.stderr
     assert not (tmp_path / "out").exists()
     assert run("compare", "--config", config, few, few).returncode == 0
