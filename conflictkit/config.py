@@ -64,6 +64,11 @@ class Thresholds(_Strict):
 
 class Limits(_Strict):
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
+    max_clauses: int = Field(
+        25_000, gt=0,
+        description="refuse documents with more clauses than this, before embedding them: retrieval scores every "
+        "pair of clauses, so its time grows with the product of the two clause counts",
+    )
 
 
 class Config(_Strict):

@@ -11,7 +11,6 @@ run with only a threshold changed recomputes only the partition.
 from __future__ import annotations
 
 import hashlib
-import io
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,8 @@ import numpy as np
 
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.config import Config, config_data, dump_config
-from conflictkit.errors import BackendError
+from conflictkit.errors import BackendError, InputError
+from conflictkit.identical import settle_identical
 from conflictkit.loaders import document_from_text, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.partition import partition
@@ -31,7 +31,7 @@ from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
 from conflictkit.report.build import build_findings, build_pairs, build_report, ground_findings
 from conflictkit.stages import Comparison, Component, Embedder, Filter, Judge, Retriever, Scorer, Segmenter
-from conflictkit.store import Store, key_of
+from conflictkit.store import Store, cached_values, key_of, vector_bytes, vector_from
 
 
 @dataclass
@@ -48,21 +48,13 @@ class ComparisonResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def _vectors_to_bytes(vectors: np.ndarray | None) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, vectors if vectors is not None else np.zeros((0, 0), dtype=np.float32), allow_pickle=False)
-    return buffer.getvalue()
-
-
-def _vectors_from_bytes(data: bytes) -> np.ndarray | None:
-    array = np.load(io.BytesIO(data), allow_pickle=False)
-    return None if array.size == 0 and array.ndim == 2 and array.shape[1] == 0 else array
-
-
 class Engine:
     """Builds the configured backends and compares documents with them.
 
-    Construction validates and builds every backend (cheap); :meth:`warm_up` loads models once.
+    Construction validates and builds every backend (cheap). A backend is warmed (its model
+    loaded) the first time its work is needed, shown as a ``load <stage>`` progress step, so a
+    comparison served from the cache loads no model at all; :meth:`warm_up` warms every backend
+    up front (a server that should pay the load before its first request).
     """
 
     def __init__(
@@ -79,7 +71,14 @@ class Engine:
         self.components: dict[str, Component | None] = {
             stage: self._build(stage, spec) for stage, spec in config.specs().items()
         }
-        self._warm = False
+        if getattr(self.retriever, "needs_vectors", False) and self.embedder is None:
+            from conflictkit.errors import ConfigError
+
+            raise ConfigError(f"retriever {self.retriever.name!r} needs clause vectors: configure pipeline.embedder")
+        for component in self.components.values():
+            if component is not None:
+                component.use_store(self.store)
+        self._warmed: set[str] = set()
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -112,18 +111,19 @@ class Engine:
         return self.components["judge"]  # type: ignore[return-value]
 
     def warm_up(self) -> None:
-        """Give every backend the cache and load its models; idempotent."""
-        if self._warm:
-            return
-        if getattr(self.retriever, "needs_vectors", False) and self.embedder is None:
-            from conflictkit.errors import ConfigError
+        """Load every backend's models now rather than on first use; idempotent."""
+        for stage in self.components:
+            self._ready(stage)
 
-            raise ConfigError(f"retriever {self.retriever.name!r} needs clause vectors: configure pipeline.embedder")
-        for component in self.components.values():
-            if component is not None:
-                component.use_store(self.store)
-                component.warm_up()
-        self._warm = True
+    def _ready(self, stage: str) -> Any:
+        """The backend of ``stage``, warmed on its first use in this engine (None when unconfigured)."""
+        component = self.components[stage]
+        if component is not None and stage not in self._warmed:
+            self.progress(f"load {stage}", 0, 1)
+            component.warm_up()
+            self._warmed.add(stage)
+            self.progress(f"load {stage}", 1, 1)
+        return component
 
     # -- indexing -------------------------------------------------------------------------------
 
@@ -135,48 +135,84 @@ class Engine:
         return key_of("index", PIPELINE_VERSION, normalized_hash, *self._fingerprints("segmenter", "filter", "embedder"))
 
     def index(self, document: Document) -> IndexedDocument:
-        """Segment, filter and embed a document, or load that work from the cache."""
+        """Segment, filter and embed a document, or load that work from the cache.
+
+        The cached index holds the clauses; their vectors come from the per-text vector cache,
+        which documents share, so an unchanged clause of a new version is never embedded again.
+        """
+        clauses = self.clauses(document)
+        return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+
+    def clauses(self, document: Document) -> list[Clause]:
+        """A document's segmented and filtered clauses, from the cache when it has them; checks the clause limit."""
         key = self.index_key(document)
         cached = self.store.get_json("index", key)
-        vectors_blob = self.store.get("index.vectors", key) if cached is not None else None
-        if cached is not None and vectors_blob is not None:
+        if cached is not None:
             try:
                 clauses = _clauses_from_cache(cached, document)
-                return IndexedDocument(document=document, clauses=clauses, vectors=_vectors_from_bytes(vectors_blob))
             except (KeyError, ValueError, TypeError, IndexError):
                 pass  # a corrupt entry is recomputed
-        indexed = self._index_fresh(document)
-        self.store.put_json("index", key, _clauses_to_cache(indexed.clauses, document))
-        self.store.put("index.vectors", key, _vectors_to_bytes(indexed.vectors))
-        return indexed
+            else:
+                self._check_clause_count(document, clauses)
+                return clauses
+        clauses = self._segment_fresh(document)
+        self.store.put_json("index", key, _clauses_to_cache(clauses, document))
+        return clauses
 
-    def _index_fresh(self, document: Document) -> IndexedDocument:
-        name = document.path
+    def _segment_fresh(self, document: Document) -> list[Clause]:
+        segmenter = self._ready("segmenter")
         self.progress("segment", 0, 1)
-        clauses = self.segmenter.segment(document)
+        clauses = segmenter.segment(document)
         self.progress("segment", 1, 1)
+        self._check_clause_count(document, clauses)
         if self.filter is not None and clauses:
-            reasons = self.filter.flag(clauses)
+            reasons = self._ready("filter").flag(clauses)
             clauses = [
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        vectors = None
-        if self.embedder is not None and clauses:
-            vectors = self._embed([c.text for c in clauses], name)
-        return IndexedDocument(document=document, clauses=clauses, vectors=vectors)
+        return clauses
 
-    def _embed(self, texts: list[str], name: str) -> np.ndarray:
+    def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
+        limit = self.config.limits.max_clauses
+        if len(clauses) > limit:
+            raise InputError(
+                f"{document.path} has {len(clauses):,} clauses, over the limit of {limit:,} (retrieval time grows with "
+                "the product of both documents' clause counts); split the document, or raise limits.max_clauses in the config"
+            )
+
+    def _vectors_of(self, clauses: list[Clause]) -> np.ndarray | None:
+        if self.embedder is None or not clauses:
+            return None
+        return self._embed([c.text for c in clauses])
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """One unit vector per text: each distinct text is looked up in the store, and embedded once if absent."""
+        prefix = f"{self.embedder.fingerprint}\n".encode()
+        keys = [hashlib.sha256(prefix + text.encode("utf-8")).hexdigest() for text in texts]
+        values, _ = cached_values(
+            self.store, "embedding", keys, lambda positions: self._embed_fresh([texts[i] for i in positions]),
+            vector_bytes, vector_from,
+        )
+        if not values:
+            return np.zeros((0, 0), dtype=np.float32)
+        try:
+            return np.stack(values)
+        except ValueError:
+            raise BackendError(f"embedder {self.embedder.name!r} returned vectors of different sizes") from None
+
+    def _embed_fresh(self, texts: list[str]) -> list[np.ndarray]:
+        embedder = self._ready("embedder")
         batch = 256  # large enough for the embedder to sort by length and pad little; small enough to show progress
         parts = []
         for start in range(0, len(texts), batch):
             self.progress("embed", start, len(texts))
-            parts.append(np.asarray(self.embedder.embed(texts[start : start + batch]), dtype=np.float32))
+            parts.append(np.asarray(embedder.embed(texts[start : start + batch]), dtype=np.float32))
         self.progress("embed", len(texts), len(texts))
         vectors = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
-        if vectors.shape[0] != len(texts):
-            raise BackendError(f"embedder {self.embedder.name!r} returned {vectors.shape[0]} vectors for {len(texts)} texts")
-        return vectors
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise BackendError(f"embedder {embedder.name!r} returned {vectors.shape[0]} vectors for {len(texts)} texts")
+        return list(vectors)
 
     # -- comparing ------------------------------------------------------------------------------
 
@@ -192,11 +228,13 @@ class Engine:
         return self.compare_documents(document_from_text(reference_text, reference_name), document_from_text(input_text, input_name))
 
     def compare_documents(self, reference: Document, input: Document) -> ComparisonResult:
-        self.warm_up()
+        """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        ref = self.index(reference)
-        inp = self.index(input)
+        # both documents are segmented (and their clause counts checked) before either is embedded
+        ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
+        ref = IndexedDocument(document=reference, clauses=ref_clauses, vectors=self._vectors_of(ref_clauses))
+        inp = IndexedDocument(document=input, clauses=inp_clauses, vectors=self._vectors_of(inp_clauses))
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)
@@ -224,11 +262,14 @@ class Engine:
                         [Judgement.model_validate(j) for j in cached["judgements"]])
             except (KeyError, ValueError, TypeError):
                 pass
+        retriever = self._ready("retriever")
         self.progress("retrieve", 0, 1)
-        candidates = self.retriever.retrieve(ref, inp)
+        retrieved = retriever.retrieve(ref, inp)
         self.progress("retrieve", 1, 1)
-        candidates = self._score(candidates, ref, inp)
-        judgements = self._judge(candidates, ref, inp)
+        settled = settle_identical(retrieved, ref, inp)
+        to_judge = self._score(settled.to_judge, ref, inp)
+        candidates = [*to_judge, *settled.candidates]
+        judgements = [*self._judge(to_judge, ref, inp), *settled.judgements]
         self.store.put_json("pairs", key, {
             "candidates": [c.model_dump(mode="json") for c in candidates],
             "judgements": [j.model_dump(mode="json") for j in judgements],
@@ -238,9 +279,10 @@ class Engine:
     def _score(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument) -> list[CandidatePair]:
         if self.scorer is None or not candidates:
             return candidates
+        scorer = self._ready("scorer")
         self.progress("score", 0, len(candidates))
         texts = [(ref.clause(c.reference_id).text, inp.clause(c.input_id).text) for c in candidates]
-        scores = self.scorer.score(texts)
+        scores = scorer.score(texts)
         self.progress("score", len(candidates), len(candidates))
         if len(scores) != len(candidates):
             raise BackendError(f"scorer {self.scorer.name!r} returned {len(scores)} scores for {len(candidates)} pairs")
@@ -252,8 +294,9 @@ class Engine:
     def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument) -> list[Judgement]:
         if not candidates:
             return []
+        judge = self._ready("judge")
         self.progress("judge", 0, len(candidates))
-        judgements = self.judge.judge(candidates, Comparison(reference=ref, input=inp))
+        judgements = judge.judge(candidates, Comparison(reference=ref, input=inp))
         self.progress("judge", len(candidates), len(candidates))
         if len(judgements) != len(candidates):
             raise BackendError(f"judge {self.judge.name!r} returned {len(judgements)} judgements for {len(candidates)} pairs")
@@ -305,7 +348,6 @@ class Engine:
 
     def judge_texts(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
         """Judge clause pairs given as texts (benchmarks): each pair is one candidate, no retrieval."""
-        self.warm_up()
         if not pairs:
             return []
         ref = self._clauses_document([a for a, _ in pairs], "reference")
@@ -333,8 +375,7 @@ class Engine:
         for i, text in enumerate(texts):
             clauses.append(Clause(id=f"c{i + 1:05d}", text=flat(text), span=Span(start=pos, end=pos + len(text)), order=i))
             pos += len(text) + 2
-        vectors = self._embed([c.text for c in clauses], name) if self.embedder is not None else None
-        return IndexedDocument(document=document, clauses=clauses, vectors=vectors)
+        return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
 
     # -- provenance -----------------------------------------------------------------------------
 

@@ -17,9 +17,11 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import platformdirs
 
 SCHEMA = """
@@ -44,6 +46,9 @@ def key_of(*parts: Any) -> str:
     """A stable hash key of JSON-serializable parts."""
     payload = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+_KEYS_PER_QUERY = 500  # well under SQLite's bound-parameter limit on every build
 
 
 def _warn(message: str) -> None:
@@ -140,6 +145,54 @@ class Store:
         except sqlite3.Error as exc:
             _warn(f"cache write failed ({exc}); continuing without caching this result")
 
+    def get_many(self, namespace: str, keys: Sequence[str]) -> dict[str, bytes]:
+        """The stored values of those ``keys`` that are present, in a few queries however many keys.
+
+        Corrupt entries read as misses (and are deleted), as with :meth:`get`.
+        """
+        found: dict[str, bytes] = {}
+        if self._disabled or not keys:
+            return found
+        unique = list(dict.fromkeys(keys))
+        corrupt = []
+        try:
+            conn = self._connect()
+            for start in range(0, len(unique), _KEYS_PER_QUERY):
+                chunk = unique[start : start + _KEYS_PER_QUERY]
+                rows = conn.execute(
+                    f"SELECT key, value, checksum FROM entries WHERE namespace=? AND key IN ({','.join('?' * len(chunk))})",
+                    (namespace, *chunk),
+                ).fetchall()
+                for key, value, checksum in rows:
+                    if hashlib.sha256(value).hexdigest() == checksum:
+                        found[key] = bytes(value)
+                    else:
+                        corrupt.append(key)
+        except sqlite3.Error as exc:
+            _warn(f"cache read failed ({exc}); recomputing")
+            return {}
+        if corrupt:
+            _warn(f"{len(corrupt)} corrupt cache entries in {namespace}; recomputing them")
+            for key in corrupt:
+                self.delete(namespace, key)
+        return found
+
+    def put_many(self, namespace: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Store many values in one transaction; a failure is a warning, never an error."""
+        if self._disabled or not items:
+            return
+        now = time.time()
+        rows = [(namespace, key, value, hashlib.sha256(value).hexdigest(), now) for key, value in items]
+        try:
+            conn = self._connect()
+            with conn:  # one transaction: 100k rows in one commit, not 100k
+                conn.execute("BEGIN")
+                conn.executemany(
+                    "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)", rows
+                )
+        except sqlite3.Error as exc:
+            _warn(f"cache write failed ({exc}); continuing without caching these results")
+
     def delete(self, namespace: str, key: str) -> None:
         if self._disabled:
             return
@@ -167,6 +220,61 @@ class Store:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+
+def vector_bytes(vector: Any) -> bytes:
+    """One vector as raw float32 bytes (the per-text vector caches)."""
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def vector_from(raw: bytes) -> np.ndarray:
+    """The inverse of :func:`vector_bytes`; a length that is not whole float32s is a ValueError."""
+    if len(raw) % 4:
+        raise ValueError("not a float32 vector")
+    return np.frombuffer(raw, dtype=np.float32).copy()
+
+
+def cached_values(
+    store: Store | None,
+    namespace: str,
+    keys: Sequence[str],
+    compute: Callable[[list[int]], list[Any]],
+    encode: Callable[[Any], bytes],
+    decode: Callable[[bytes], Any],
+) -> tuple[list[Any], int]:
+    """The value of each key: from the store where present, else from ``compute(positions)``.
+
+    The store is read in one batched lookup and written in one transaction. ``compute`` gets
+    the positions of the first occurrence of each missing key (so a text asked twice is computed
+    once) and returns their values in that order. Returns the values and the number of distinct
+    keys served from the store.
+    """
+    first: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        first.setdefault(key, i)
+    usable = store is not None and store.enabled
+    stored = store.get_many(namespace, list(first)) if usable else {}
+    values: list[Any] = [None] * len(keys)
+    hits = 0
+    for key, raw in stored.items():
+        try:
+            values[first[key]] = decode(raw)
+            hits += 1
+        except (ValueError, TypeError):
+            pass  # an undecodable entry is a miss, recomputed below
+    missing = [i for i in first.values() if values[i] is None]
+    if missing:
+        computed = compute(missing)
+        if len(computed) != len(missing):
+            raise ValueError(f"computed {len(computed)} values for {len(missing)} keys")
+        for i, value in zip(missing, computed):
+            values[i] = value
+        if usable:
+            store.put_many(namespace, [(keys[i], encode(values[i])) for i in missing])
+    for i, key in enumerate(keys):
+        if values[i] is None:
+            values[i] = values[first[key]]
+    return values, hits
 
 
 _DEFAULT: Store | None = None

@@ -73,3 +73,45 @@ def test_env_override(tmp_path, monkeypatch):
 def test_key_of_is_stable():
     assert key_of("a", 1, {"b": 2}) == key_of("a", 1, {"b": 2})
     assert key_of("a", 1) != key_of("a", 2)
+
+
+def test_many_keys_are_read_and_written_in_batches(tmp_path):
+    store = Store(tmp_path / "c.sqlite")
+    items = [(f"k{i}", f"v{i}".encode()) for i in range(1234)]  # more keys than one query takes
+    store.put_many("a", items)
+    found = store.get_many("a", [k for k, _ in items] + ["absent", "k0"])
+    assert found == dict(items)
+    assert store.get_many("b", ["k1"]) == {}
+
+
+def test_a_corrupt_entry_among_many_is_a_miss(tmp_path, capsys):
+    path = tmp_path / "c.sqlite"
+    store = Store(path)
+    store.put_many("a", [("k1", b"one"), ("k2", b"two")])
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE entries SET value = ? WHERE key = 'k2'", (b"tampered",))
+    conn.commit()
+    conn.close()
+    assert store.get_many("a", ["k1", "k2"]) == {"k1": b"one"}
+    assert "corrupt cache entries" in capsys.readouterr().err
+    assert store.get("a", "k2") is None
+
+
+def test_cached_values_computes_each_missing_key_once(tmp_path):
+    from conflictkit.store import cached_values
+
+    store = Store(tmp_path / "c.sqlite")
+    asked = []
+
+    def compute(positions):
+        asked.append(list(positions))
+        return [f"value of {keys[i]}".encode() for i in positions]
+
+    keys = ["x", "y", "x", "z", "y"]
+    values, hits = cached_values(store, "ns", keys, compute, bytes, bytes)
+    assert asked == [[0, 1, 3]] and hits == 0
+    assert values == [b"value of x", b"value of y", b"value of x", b"value of z", b"value of y"]
+    keys = ["z", "w", "x"]
+    values, hits = cached_values(store, "ns", keys, compute, bytes, bytes)
+    assert asked[-1] == [1] and hits == 2
+    assert values == [b"value of z", b"value of w", b"value of x"]

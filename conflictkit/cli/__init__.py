@@ -31,7 +31,27 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 
-@click.group(context_settings={
+class _CommandGroup(click.Group):
+    """The top-level group: commands (and the plugins that add some) load only when a command
+    is looked up or listed, so ``--version`` imports no plugin at all."""
+
+    _loaded = False
+
+    def _load(self) -> None:
+        if not self._loaded:
+            type(self)._loaded = True
+            _add_commands(self)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self._load()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_CommandGroup, context_settings={
     "help_option_names": ["-h", "--help"],
     "max_content_width": 100,
     # the real width on a terminal; 100 columns when piped (click would assume 80)
@@ -47,7 +67,7 @@ def cli() -> None:
     """
 
 
-def _add_commands() -> None:
+def _add_commands(group: click.Group) -> None:
     for module_name, attr in COMMANDS:
         try:
             module = importlib.import_module(module_name)
@@ -55,10 +75,10 @@ def _add_commands() -> None:
             if exc.name != module_name:
                 raise
             continue
-        cli.add_command(getattr(module, attr))
+        group.add_command(getattr(module, attr))
     from conflictkit.registry import get_plugin_manager
 
-    get_plugin_manager().hook.register_commands(cli=cli)
+    get_plugin_manager().hook.register_commands(cli=group)
 
 
 def fail(message: str, code: int) -> None:
@@ -70,7 +90,6 @@ def fail(message: str, code: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the CLI and turns every user error into one line and an exit code."""
     try:
-        _add_commands()
         result = cli.main(args=argv, prog_name="conflictkit", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)

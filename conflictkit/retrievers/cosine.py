@@ -2,6 +2,8 @@
 
 The number of pairs is at most ``k * (n + m)``, linear in the clause counts, whatever the
 document sizes; ``min_relevance`` drops pairs that are close only because nothing else is.
+Similarities are computed a block of rows at a time (:mod:`conflictkit.retrievers.blocks`), so
+memory stays linear too.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pydantic import Field
 
 from conflictkit import hookimpl
 from conflictkit.model import CandidatePair, IndexedDocument
+from conflictkit.retrievers.blocks import RowBlocks, mutual_top_k
 from conflictkit.stages import Options, Retriever
 
 
@@ -21,28 +24,16 @@ class CosineOptions(Options):
     min_relevance: float = Field(0.3, ge=-1.0, le=1.0, description="minimum cosine similarity of a kept pair")
 
 
-def similarity_matrix(reference: IndexedDocument, input: IndexedDocument) -> np.ndarray:
-    """Cosine similarities (rows: reference clauses, columns: input clauses) of unit vectors."""
-    if reference.vectors is None or input.vectors is None:
+def operative_vectors(document: IndexedDocument, indices: list[int]) -> np.ndarray:
+    """The unit vectors of the clauses at ``indices`` (rows), as float32."""
+    if document.vectors is None:
         raise ValueError("cosine retrieval needs clause vectors: configure an embedder")
-    return reference.vectors @ input.vectors.T
+    return np.ascontiguousarray(document.vectors[indices], dtype=np.float32)
 
 
-def mutual_top_k(similarity: np.ndarray, top_k: int, min_relevance: float) -> list[tuple[int, int]]:
-    """Index pairs (row, column) in the top k of their row or of their column, above ``min_relevance``."""
-    n, m = similarity.shape
-    if n == 0 or m == 0:
-        return []
-    keep: set[tuple[int, int]] = set()
-    k_row = min(top_k, m)
-    rows = np.argpartition(-similarity, k_row - 1, axis=1)[:, :k_row]
-    for i in range(n):
-        keep.update((i, int(j)) for j in rows[i])
-    k_col = min(top_k, n)
-    cols = np.argpartition(-similarity, k_col - 1, axis=0)[:k_col, :]
-    for j in range(m):
-        keep.update((int(i), j) for i in cols[:, j])
-    return sorted((i, j) for i, j in keep if similarity[i, j] >= min_relevance)
+def cosine_blocks(left: np.ndarray, right: np.ndarray) -> RowBlocks:
+    """Row blocks of ``left @ right.T`` (cosine similarities of unit vectors), computed on demand."""
+    return lambda start, stop: left[start:stop] @ right.T
 
 
 def operative_indices(document: IndexedDocument) -> list[int]:
@@ -61,11 +52,12 @@ class CosineRetriever(Retriever):
         inp_idx = operative_indices(input)
         if not ref_idx or not inp_idx:
             return []
-        full = similarity_matrix(reference, input)
-        sim = full[np.ix_(ref_idx, inp_idx)]
+        ref_vectors, inp_vectors = operative_vectors(reference, ref_idx), operative_vectors(input, inp_idx)
+        rows, cols, scores = mutual_top_k(
+            cosine_blocks(ref_vectors, inp_vectors), len(ref_idx), len(inp_idx), self.options.top_k, self.options.min_relevance,
+        )
         pairs = []
-        for i, j in mutual_top_k(sim, self.options.top_k, self.options.min_relevance):
-            score = float(sim[i, j])
+        for i, j, score in zip(rows.tolist(), cols.tolist(), scores.tolist()):
             pairs.append(
                 CandidatePair(
                     reference_id=reference.clauses[ref_idx[i]].id,

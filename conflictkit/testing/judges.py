@@ -94,11 +94,14 @@ def register_judges(register):
 
 @contextlib.contextmanager
 def registered() -> Iterator[None]:
-    """Register the fake judges in a fresh process-wide registry; forget them afterwards."""
+    """Register the fake judges (and the fake embedder of :mod:`conflictkit.testing.embedders`) in a
+    fresh process-wide registry; forget them afterwards."""
     from conflictkit import registry
+    from conflictkit.testing import embedders
 
     registry.reset()
     registry.get_plugin_manager().register(sys.modules[__name__], name=__name__)
+    registry.get_plugin_manager().register(embedders, name=embedders.__name__)
     try:
         yield
     finally:

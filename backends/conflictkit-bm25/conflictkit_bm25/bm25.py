@@ -1,16 +1,19 @@
 """BM25 retrieval: mutual top-k over BM25 scores normalized to [0, 1].
 
-Each side is scored as queries against the other side's clauses as a corpus (rank-bm25's
-``BM25Okapi``), in both directions. A raw BM25 score is divided by the score the query would get
+Each side is scored as queries against the other side's clauses as a corpus, in both directions,
+with Okapi BM25 and Lucene's idf. A raw BM25 score is divided by the score the query would get
 against an exact copy of itself in that corpus, so 1.0 means "every query term matched as well
 as it could" and terms the other document never uses count against the pair. The relevance of a
 pair is the mean of its two directions.
+
+BM25 is linear in the query's term counts, so a block of queries against a whole corpus is one
+sparse matrix product (queries x vocabulary) @ (vocabulary x corpus): scores come a block of rows
+at a time (:mod:`conflictkit.retrievers.blocks`), never as the whole n x m matrix, and no Python
+loop runs over the corpus.
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -19,7 +22,8 @@ from pydantic import Field
 
 from conflictkit.errors import MissingDependencyError, plugin_install_hint
 from conflictkit.model import CandidatePair, IndexedDocument
-from conflictkit.retrievers.cosine import mutual_top_k, operative_indices
+from conflictkit.retrievers.blocks import RowBlocks, mutual_top_k
+from conflictkit.retrievers.cosine import operative_indices
 from conflictkit.stages import Options, Retriever
 from conflictkit_bm25.tokenize import tokenize
 
@@ -31,61 +35,110 @@ class BM25Params(Options):
     b: float = Field(0.75, ge=0.0, le=1.0, description="length normalization")
 
 
-def _idf(corpus_size: int, doc_freq: int) -> float:
+def _idf(corpus_size: int, doc_freq: np.ndarray | int) -> np.ndarray | float:
     """Lucene's BM25 idf, always positive: a word in most clauses of a short document still counts a little."""
-    return math.log(1.0 + (corpus_size - doc_freq + 0.5) / (doc_freq + 0.5))
+    return np.log1p((corpus_size - doc_freq + 0.5) / (doc_freq + 0.5))
 
 
-def _bm25_class():
+def _sparse():
     try:
-        from rank_bm25 import BM25Okapi
+        from scipy import sparse
     except ImportError as exc:
-        raise MissingDependencyError(f"the bm25 retriever needs rank-bm25: {INSTALL}") from exc
-
-    class LuceneIdfBM25(BM25Okapi):
-        """BM25Okapi with Lucene's idf: rank-bm25's own idf is zero or negative for a word in half
-        the clauses, which on a 2-clause corpus makes every shared word worthless."""
-
-        def _calc_idf(self, nd):
-            self.idf = {word: _idf(self.corpus_size, freq) for word, freq in nd.items()}
-            self.average_idf = sum(self.idf.values()) / max(len(self.idf), 1)
-
-    return LuceneIdfBM25
+        raise MissingDependencyError(f"the bm25 retriever needs scipy: {INSTALL}") from exc
+    return sparse
 
 
-def _self_score(bm25, query: list[str]) -> float:
-    """The BM25 score ``query`` would get against a copy of itself added to ``bm25``'s corpus."""
-    unseen_idf = _idf(bm25.corpus_size, 0)
-    length_norm = 1 - bm25.b + bm25.b * len(query) / bm25.avgdl
-    # rank-bm25 adds a term's contribution once per occurrence in the query, hence the leading tf
-    return sum(
-        tf * bm25.idf.get(term, unseen_idf) * tf * (bm25.k1 + 1) / (tf + bm25.k1 * length_norm)
-        for term, tf in Counter(query).items()
-    )
+def _counts(token_lists: Sequence[list[str]], vocabulary: dict[str, int]):
+    """(texts x vocabulary) term counts as a CSR matrix."""
+    sparse = _sparse()
+    rows, cols = [], []
+    for row, tokens in enumerate(token_lists):
+        cols.extend(vocabulary[t] for t in tokens)
+        rows.extend([row] * len(tokens))
+    data = np.ones(len(rows), dtype=np.float64)
+    matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(token_lists), len(vocabulary)))
+    matrix.sum_duplicates()
+    return matrix
 
 
-def directed_scores(queries: Sequence[list[str]], corpus: Sequence[list[str]], params: BM25Params) -> np.ndarray:
-    """(len(queries), len(corpus)) BM25 scores, each row divided by its query's self-score, in [0, 1]."""
-    out = np.zeros((len(queries), len(corpus)))
-    if not queries or not any(corpus):
-        return out
-    bm25 = _bm25_class()(list(corpus), k1=params.k1, b=params.b)
-    for row, query in enumerate(queries):
-        if not query:
-            continue
-        best = _self_score(bm25, query)
-        if best > 0:
-            out[row] = np.clip(bm25.get_scores(query) / best, 0.0, 1.0)
-    return out
+class _Side:
+    """One document's clauses as BM25 queries (term counts) and as a BM25 corpus (term weights)."""
+
+    def __init__(self, token_lists: Sequence[list[str]], vocabulary: dict[str, int], params: BM25Params) -> None:
+        self.counts = _counts(token_lists, vocabulary)
+        size = len(token_lists)
+        self.lengths = lengths = np.asarray(self.counts.sum(axis=1)).ravel()
+        self.average_length = float(lengths.mean()) if size else 0.0
+        self.idf = _idf(size, np.asarray((self.counts > 0).sum(axis=0)).ravel())
+        self.size = size
+        self.params = params
+        # weights[j, t]: what one occurrence of term t in a query adds to its score against clause j
+        weights = self.counts.tocoo(copy=True)
+        tf = weights.data
+        norm = 1 - params.b + params.b * lengths[weights.row] / self.average_length if self.average_length else 1.0
+        weights.data = self.idf[weights.col] * tf * (params.k1 + 1) / (tf + params.k1 * norm)
+        self.weights = weights.tocsr()
+
+
+class BM25Index:
+    """Normalized, symmetric BM25 relevance of reference texts (rows) against input texts (columns)."""
+
+    def __init__(self, reference: Sequence[str], input: Sequence[str], params: BM25Params) -> None:
+        ref_tokens = [tokenize(t) for t in reference]
+        inp_tokens = [tokenize(t) for t in input]
+        vocabulary: dict[str, int] = {}
+        for tokens in (*ref_tokens, *inp_tokens):
+            for token in tokens:
+                vocabulary.setdefault(token, len(vocabulary))
+        self.n, self.m = len(reference), len(input)
+        ref, inp = _Side(ref_tokens, vocabulary, params), _Side(inp_tokens, vocabulary, params)
+        # queries of one side against the other side's corpus, each row divided by its self-score
+        self._ref_queries = _normalized_queries(ref.counts, _self_scores(inp, ref))
+        self._inp_queries = _normalized_queries(inp.counts, _self_scores(ref, inp))
+        self._inp_weights_t = inp.weights.T.tocsr()  # vocabulary x input clauses
+        self._inp_queries_t = self._inp_queries.T.tocsr()
+        self._ref_weights = ref.weights
+        self._inp_weights = inp.weights
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """Relevance of reference texts ``start:stop`` against every input text."""
+        forward = (self._ref_queries[start:stop] @ self._inp_weights_t).toarray()
+        backward = (self._ref_weights[start:stop] @ self._inp_queries_t).toarray()
+        return (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
+
+    def at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Relevance of given (reference, input) cells, without any dense row."""
+        if rows.size == 0:
+            return np.zeros(0)
+        forward = np.asarray(self._ref_queries[rows].multiply(self._inp_weights[cols]).sum(axis=1)).ravel()
+        backward = np.asarray(self._inp_queries[cols].multiply(self._ref_weights[rows]).sum(axis=1)).ravel()
+        return (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
+
+
+def _self_scores(corpus: _Side, queries: _Side) -> np.ndarray:
+    """For each query, the BM25 score it would get against a copy of itself added to ``corpus``."""
+    if not corpus.size or not corpus.average_length:
+        return np.zeros(queries.size)
+    k1, b = corpus.params.k1, corpus.params.b
+    counts = queries.counts.tocoo()
+    tf = counts.data
+    idf = corpus.idf[counts.col]  # a term the corpus never uses gets the idf of doc_freq 0, as it would with the copy
+    length_norm = 1 - b + b * queries.lengths[counts.row] / corpus.average_length
+    # a term's contribution counts once per occurrence in the query, hence the leading tf
+    terms = tf * idf * tf * (k1 + 1) / (tf + k1 * length_norm)
+    return np.bincount(counts.row, weights=terms, minlength=queries.size)
+
+
+def _normalized_queries(counts, self_scores: np.ndarray):
+    """Query term counts scaled so that a query's score against its own copy would be 1.0 (0 rows stay 0)."""
+    scale = np.divide(1.0, self_scores, out=np.zeros_like(self_scores), where=self_scores > 0)
+    return _sparse().diags(scale) @ counts
 
 
 def bm25_matrix(reference: Sequence[str], input: Sequence[str], params: BM25Params) -> np.ndarray:
-    """Symmetric BM25 relevance (rows: reference texts, columns: input texts) in [0, 1]."""
-    ref_tokens = [tokenize(t) for t in reference]
-    inp_tokens = [tokenize(t) for t in input]
-    forward = directed_scores(ref_tokens, inp_tokens, params)
-    backward = directed_scores(inp_tokens, ref_tokens, params).T
-    return (forward + backward) / 2.0
+    """Symmetric BM25 relevance (rows: reference texts, columns: input texts) in [0, 1], dense: for small inputs."""
+    index = BM25Index(reference, input, params)
+    return index.rows(0, index.n)
 
 
 class BM25Options(BM25Params):
@@ -101,22 +154,24 @@ class BM25Retriever(Retriever):
     needs_vectors: ClassVar[bool] = False
 
     def warm_up(self) -> None:
-        _bm25_class()
+        _sparse()
         super().warm_up()
 
     def retrieve(self, reference: IndexedDocument, input: IndexedDocument) -> list[CandidatePair]:
         ref_idx, inp_idx = operative_indices(reference), operative_indices(input)
         if not ref_idx or not inp_idx:
             return []
-        relevance = bm25_matrix(
-            [reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], self.options
-        )
+        index = BM25Index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], self.options)
+        rows, cols, scores = mutual_top_k(index.rows, index.n, index.m, self.options.top_k, self.options.min_relevance)
         return [
             CandidatePair(
                 reference_id=reference.clauses[ref_idx[i]].id,
                 input_id=input.clauses[inp_idx[j]].id,
-                relevance=float(relevance[i, j]),
-                signals={"bm25": float(relevance[i, j])},
+                relevance=score,
+                signals={"bm25": score},
             )
-            for i, j in mutual_top_k(relevance, self.options.top_k, self.options.min_relevance)
+            for i, j, score in zip(rows.tolist(), cols.tolist(), scores.tolist())
         ]
+
+
+__all__ = ["BM25Index", "BM25Options", "BM25Params", "BM25Retriever", "RowBlocks", "bm25_matrix"]

@@ -8,12 +8,12 @@ Never the API key, the URL or a threshold: changing a threshold re-asks nothing.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
-import numpy as np
+from conflictkit.store import cached_values, key_of, vector_bytes, vector_from
 
-from conflictkit.store import Store, key_of
+__all__ = ["cached_values", "vector_bytes", "vector_from"]  # shared with the core, re-exported for the backends
 
 NS_ENRICHMENTS = "isaacus.enrichments"
 NS_EMBEDDINGS = "isaacus.embeddings"
@@ -22,60 +22,6 @@ NS_SCORES = "isaacus.scores"
 
 def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _usable(store: Store | None) -> bool:
-    return store is not None and store.enabled
-
-
-def cached_values(
-    store: Store | None,
-    namespace: str,
-    keys: Sequence[str],
-    compute: Callable[[list[int]], list[Any]],
-    encode: Callable[[Any], bytes],
-    decode: Callable[[bytes], Any],
-) -> tuple[list[Any], int]:
-    """The value of each key: from the store where present, else from ``compute(positions)``.
-
-    ``compute`` gets the positions of the first occurrence of each missing key (so a text asked
-    twice is sent once) and returns their values in that order. Returns the values and the
-    number of positions served from the store.
-    """
-    values: list[Any] = [None] * len(keys)
-    first: dict[str, int] = {}
-    hits = 0
-    for i, key in enumerate(keys):
-        if key in first:
-            continue
-        first[key] = i
-        raw = store.get(namespace, key) if _usable(store) else None
-        if raw is not None:
-            try:
-                values[i] = decode(raw)
-                hits += 1
-            except (ValueError, TypeError):
-                values[i] = None  # an undecodable entry is a miss, recomputed below
-    missing = [i for i in first.values() if values[i] is None]
-    if missing:
-        for i, value in zip(missing, compute(missing), strict=True):
-            values[i] = value
-            if _usable(store):
-                store.put(namespace, keys[i], encode(value))
-    for i, key in enumerate(keys):
-        if values[i] is None:
-            values[i] = values[first[key]]
-    return values, hits
-
-
-def vector_bytes(vector: Any) -> bytes:
-    return np.asarray(vector, dtype=np.float32).tobytes()
-
-
-def vector_from(raw: bytes) -> np.ndarray:
-    if len(raw) % 4:
-        raise ValueError("not a float32 vector")
-    return np.frombuffer(raw, dtype=np.float32).copy()
 
 
 def json_bytes(value: Any) -> bytes:

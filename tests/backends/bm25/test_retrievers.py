@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("rank_bm25")
+pytest.importorskip("scipy")
 
 from conflictkit.embedders.hashing import HashingEmbedder  # noqa: E402
 from conflictkit.errors import ConfigError  # noqa: E402

@@ -1,0 +1,22 @@
+"""A document with more clauses than limits.max_clauses is refused before it is embedded, in one line."""
+
+import yaml
+
+from tests.cli.test_compare import assert_user_error, run
+from tests.conftest import FAST_CONFIG
+
+
+def test_too_many_clauses_is_refused_up_front(tmp_path):
+    config = tmp_path / "small.yaml"
+    config.write_text(yaml.safe_dump({**FAST_CONFIG, "limits": {"max_clauses": 20}}))
+    many = tmp_path / "many.txt"
+    many.write_text("".join(f"{i}. The Supplier shall deliver order {i} within {i} days.\n\n" for i in range(1, 31)))
+    few = tmp_path / "few.txt"
+    few.write_text("1. The Supplier shall deliver the Goods within 30 days.\n")
+    proc = run("compare", "--config", config, "--out", tmp_path / "out", few, many)
+    assert_user_error(proc, "many.txt has 30 clauses, over the limit of 20")
+    proc = run("compare", "--config", config, many, few)  # the reference: refused all the same
+    assert_user_error(proc, "many.txt has 30 clauses")
+    assert "limits.max_clauses" in proc.stderr
+    assert not (tmp_path / "out").exists()
+    assert run("compare", "--config", config, few, few).returncode == 0

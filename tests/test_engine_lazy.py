@@ -1,0 +1,97 @@
+"""Models load only when their work is needed, and each distinct clause text is embedded once."""
+
+import pytest
+
+from conflictkit.config import resolve
+from conflictkit.engine import Engine
+from conflictkit.loaders import document_from_text
+from conflictkit.store import Store
+from conflictkit.testing.judges import registered
+from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
+
+COUNTING = {**FAST_CONFIG, "pipeline": {**FAST_CONFIG["pipeline"], "embedder": {"use": "counting"}, "judge": {"use": "recording"}}}
+
+
+@pytest.fixture
+def counting_config():
+    with registered():
+        yield resolve(COUNTING)
+
+
+def _engine(config, store):
+    events = []
+    engine = Engine(config, store=store, progress=lambda stage, done, total: events.append(stage) if done == 0 else None)
+    return engine, events
+
+
+def test_a_cached_comparison_loads_no_model(counting_config, tmp_path):
+    store = Store(tmp_path / "c.sqlite")
+    cold, cold_events = _engine(counting_config, store)
+    first = cold.compare(str(REFERENCE), str(INPUT))
+    assert cold.embedder.warm_ups == 1 and cold.judge.warm_ups == 1
+    assert "load embedder" in cold_events and cold_events.index("load embedder") < cold_events.index("embed")
+
+    warm, warm_events = _engine(counting_config, store)
+    second = warm.compare(str(REFERENCE), str(INPUT))
+    assert warm.embedder.warm_ups == 0 and warm.embedder.embedded == []
+    assert warm.judge.warm_ups == 0 and warm.judge.calls == []
+    assert not [e for e in warm_events if e.startswith("load ")]
+    assert second.report == first.report
+
+
+def test_a_model_is_loaded_once_per_engine_however_many_comparisons(counting_config):
+    engine, events = _engine(counting_config, Store.disabled())
+    engine.compare(str(REFERENCE), str(INPUT))
+    engine.compare(str(INPUT), str(REFERENCE))
+    assert engine.embedder.warm_ups == 1 and engine.judge.warm_ups == 1
+    assert events.count("load embedder") == 1
+
+
+def test_warm_up_loads_every_backend_up_front(counting_config):
+    engine, events = _engine(counting_config, Store.disabled())
+    engine.warm_up()
+    engine.warm_up()
+    assert engine.embedder.warm_ups == 1 and engine.judge.warm_ups == 1
+    assert {"load segmenter", "load embedder", "load retriever", "load judge"} <= set(events)
+
+
+def test_an_unchanged_clause_of_a_new_version_is_not_embedded_again(counting_config, tmp_path):
+    store = Store(tmp_path / "c.sqlite")
+    old = REFERENCE.read_text(encoding="utf-8")
+    new = old.replace("thirty (30) days", "sixty (60) days", 1)
+    assert new != old
+    first, _ = _engine(counting_config, store)
+    seen = {c.text for c in first.index(document_from_text(old, "v1.md")).clauses}
+    second, _ = _engine(counting_config, store)
+    new_index = second.index(document_from_text(new, "v2.md"))
+    changed = {c.text for c in new_index.clauses} - seen
+    assert changed and sorted(second.embedder.embedded) == sorted(changed)
+    fresh, _ = _engine(counting_config, Store.disabled())
+    assert (new_index.vectors == fresh.index(document_from_text(new, "v2.md")).vectors).all()
+
+
+def test_duplicate_texts_in_one_document_are_embedded_once(counting_config):
+    clause = "The Supplier shall deliver the Goods within thirty (30) days of each order."
+    text = "\n\n".join(f"{i}. {clause}" if i % 2 else f"{i}. Each party bears its own costs." for i in range(1, 9))
+    engine, _ = _engine(counting_config, Store.disabled())
+    indexed = engine.index(document_from_text(text, "repeated.md"))
+    texts = [c.text for c in indexed.clauses]
+    assert len(texts) > len(set(texts))
+    assert len(engine.embedder.embedded) == len(set(engine.embedder.embedded)) == len(set(texts))
+    by_text = {}
+    for text_, vector in zip(texts, indexed.vectors):
+        by_text.setdefault(text_, vector)
+        assert (by_text[text_] == vector).all()
+
+
+def test_a_document_over_the_clause_limit_is_refused_before_anything_is_embedded(tmp_path):
+    from conflictkit.errors import InputError
+
+    with registered():
+        config = resolve({**COUNTING, "limits": {"max_clauses": 5}})
+        engine, _ = _engine(config, Store(tmp_path / "c.sqlite"))
+        few = "1. The Customer shall pay within 30 days.\n"
+        many = "".join(f"{i}. The Supplier shall deliver order {i}.\n\n" for i in range(1, 10))
+        with pytest.raises(InputError, match=r"many.md has 9 clauses, over the limit of 5.*limits.max_clauses"):
+            engine.compare_documents(document_from_text(few, "few.md"), document_from_text(many, "many.md"))
+        assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []
