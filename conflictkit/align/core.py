@@ -23,7 +23,7 @@ from conflictkit.align.chain import heaviest_chain
 from conflictkit.align.exact import exact_anchors
 from conflictkit.align.model import Alignment, Gap, Link
 from conflictkit.align.runs import Run, grow, regions
-from conflictkit.align.text import joined_key, text_key
+from conflictkit.align.text import clause_source, joined_key, text_key
 from conflictkit.model import Clause, IndexedDocument, Judgement
 
 RunJudge = Callable[[list[tuple[tuple[str, ...], tuple[str, ...]]]], list[Judgement]]
@@ -55,12 +55,14 @@ class _Sides:
         self.inp = [c for c in input.clauses if can_pair(c)]
         self.ref_pos = {c.id: k for k, c in enumerate(self.ref)}
         self.inp_pos = {c.id: k for k, c in enumerate(self.inp)}
+        self.ref_keys = [text_key(clause_source(reference.document, c)) for c in self.ref]
+        self.inp_keys = [text_key(clause_source(input.document, c)) for c in self.inp]
 
     def ids(self, ref_run: Run, inp_run: Run) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return tuple(self.ref[k].id for k in ref_run), tuple(self.inp[k].id for k in inp_run)
 
     def same_text(self, ref_run: Run, inp_run: Run) -> bool:
-        return joined_key([self.ref[k].text for k in ref_run]) == joined_key([self.inp[k].text for k in inp_run])
+        return joined_key([self.ref_keys[k] for k in ref_run]) == joined_key([self.inp_keys[k] for k in inp_run])
 
 
 def align(
@@ -71,7 +73,7 @@ def align(
     sides = _Sides(reference, input)
     judged = {(sides.ref_pos[j.reference_id], sides.inp_pos[j.input_id]): j for j in judgements
               if j.reference_id in sides.ref_pos and j.input_id in sides.inp_pos}
-    anchors = exact_anchors([c.text for c in sides.ref], [c.text for c in sides.inp])
+    anchors = exact_anchors(sides.ref_keys, sides.inp_keys)
     in_order, moved = _chain(anchors, judged, options)
     free_ref = set(range(len(sides.ref))) - {r for r, _ in in_order + moved}
     free_inp = set(range(len(sides.inp))) - {i for _, i in in_order + moved}
@@ -202,11 +204,11 @@ def _moves(sides: _Sides, judged, free_ref: set[int], free_inp: set[int], option
 def _duplicates(sides: _Sides, free_ref: set[int], free_inp: set[int]) -> list[Link]:
     """A clause whose exact text is on the other side, aligned elsewhere: a repeat, not new matter."""
     links = []
-    keys_ref = {text_key(c.text): k for k, c in enumerate(sides.ref)}
-    keys_inp = {text_key(c.text): k for k, c in enumerate(sides.inp)}
-    for free, own, other_keys, own_is_ref in ((free_ref, sides.ref, keys_inp, True), (free_inp, sides.inp, keys_ref, False)):
+    keys_ref = {key: k for k, key in enumerate(sides.ref_keys) if key}
+    keys_inp = {key: k for k, key in enumerate(sides.inp_keys) if key}
+    for free, own, other_keys, own_is_ref in ((free_ref, sides.ref_keys, keys_inp, True), (free_inp, sides.inp_keys, keys_ref, False)):
         for k in sorted(free):
-            twin = other_keys.get(text_key(own[k].text))
+            twin = other_keys.get(own[k])
             if twin is None:
                 continue
             free.discard(k)

@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from conflictkit.align.text import text_key
-
 _FULL_DP_LIMIT = 20_000  # groups above this many position pairs pair in order (e.g. hundreds of "[Reserved]")
 
 
 def exact_anchors(reference: Sequence[str], input: Sequence[str]) -> list[tuple[int, int]]:
-    """(reference position, input position) of clauses with equal text keys, one-to-one.
+    """(reference position, input position) of clauses with equal text keys (see ``text_key``), one-to-one.
 
     Within a group of equal texts, the i-th copy on one side pairs with the copy at the nearest
     relative position on the other, keeping their order: repeated lines (dates, list items,
@@ -27,10 +25,9 @@ def exact_anchors(reference: Sequence[str], input: Sequence[str]) -> list[tuple[
     return sorted(anchors)
 
 
-def _groups(texts: Sequence[str]) -> dict[str, list[int]]:
+def _groups(keys: Sequence[str]) -> dict[str, list[int]]:
     groups: dict[str, list[int]] = defaultdict(list)
-    for position, text in enumerate(texts):
-        key = text_key(text)
+    for position, key in enumerate(keys):
         if key:
             groups[key].append(position)
     return groups

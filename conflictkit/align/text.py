@@ -4,32 +4,51 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from conflictkit.judges.atoms.text import content_stems, lowered
+from conflictkit.model import Clause, Document
 from conflictkit.segmenters.labels import parse_label
 
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"\d+(?:[.,/-]\d+)*")
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 
 
 def text_key(text: str) -> str:
-    """Text equal up to whitespace, Markdown emphasis and leading list/number labels.
+    """Text equal up to whitespace, Markdown emphasis, HTML tags and list/number labels at the start of a line.
 
     Clause texts are already typographically normalized; this key also drops what renumbering,
     re-bulleting and re-wrapping change, so two clauses with one key say the same words.
     """
-    key = _SPACE.sub(" ", _EMPHASIS.sub("", text)).strip()
-    for _ in range(3):  # "1.", then "(a)", then a bullet
-        label = parse_label(key)
-        if label is None or label.end >= len(key):
+    lines = [_without_labels(_SPACE.sub(" ", line).strip()) for line in _EMPHASIS.sub("", _TAG.sub("", text)).splitlines()]
+    return _SPACE.sub(" ", " ".join(lines)).strip()
+
+
+def _without_labels(line: str) -> str:
+    """A line without its leading labels: "1.", then "(a)", then a bullet (a clause may hold several lines)."""
+    for _ in range(3):
+        label = parse_label(line)
+        if label is None or label.end >= len(line):
             break
-        key = key[label.end :].lstrip()
-    return key
+        line = line[label.end :].lstrip()
+    return line
 
 
-def joined_key(texts: list[str]) -> str:
-    """The key of several clauses read as one text."""
-    return text_key(" ".join(text_key(t) for t in texts))
+def joined_key(keys: list[str]) -> str:
+    """The key of several clauses read as one text, from their keys."""
+    return text_key(" ".join(keys))
+
+
+def clause_source(document: Document, clause: Clause) -> str:
+    """The clause as written (normalized typography, line breaks and labels kept): what its key is made from.
+
+    The clause's model text may have lost its line structure, and with it where a label starts.
+    """
+    start = int(np.searchsorted(document.offsets, clause.span.start, side="left"))
+    end = int(np.searchsorted(document.offsets, clause.span.end, side="left"))
+    return document.normalized[start:end] or clause.text
 
 
 def topic_words(text: str) -> frozenset[str]:
