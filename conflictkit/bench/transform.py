@@ -20,7 +20,7 @@ _LABEL = re.compile(r"^(?P<indent>[ \t]*)(?P<label>(?:[-*+] +)?(?:\(?(?:\d{1,3}(
 _TOP = re.compile(r"^(?:#{1,3} |\d{1,3}\. )")
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,4})(?![\d.])")
 _LEADING_NUMBER = re.compile(r"^([ \t]*(?:[-*+] +)?)(\d{1,3})(?=[.)](?: |$)|(?:\.\d{1,3})+ )", re.MULTILINE)
-_MODAL = re.compile(r"\b(will|shall)\b")
+_MODAL = re.compile(r"\b(will|shall)\b(?! not\b)")
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,7 @@ def merge_paragraphs(text: str) -> str | None:
     starts = [i for i in range(len(lines) - 2)
               if _is_prose(lines[i]) and not _split_line(lines[i])[0].strip() and lines[i + 1] == ""
               and _is_prose(lines[i + 2]) and not _split_line(lines[i + 2])[0].strip()
+              and not re.match(r"[*_\s]*(?:\d|\([a-z0-9]{1,3}\))", lines[i + 2])  # "**22.6. Amendments**" is a clause of its own
               and _split_line(lines[i])[0] == _split_line(lines[i + 2])[0]]
     k = _middle(starts)
     if k is None:
