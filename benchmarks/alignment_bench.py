@@ -118,10 +118,13 @@ def speed(out: Path, sizes: list[int]) -> None:
         inp_text = inp_text[: n // 2] + inp_text[n // 2 + 20 :] + inp_text[n // 2 : n // 2 + 20]
         result = engine.compare_texts("\n\n".join(ref_text), "\n\n".join(inp_text), "ref", "inp")
         options = config.alignment.options(config.thresholds)
+        def judge_runs(runs, ref=result.reference, inp=result.input):
+            return engine._judge_runs(runs, ref, inp)
+
         times = []
         for _ in range(5):
             started = time.perf_counter()
-            align(result.reference, result.input, result.judgements, options, lambda runs: engine._judge_runs(runs, result.reference, result.input))
+            align(result.reference, result.input, result.judgements, options, judge_runs)
             times.append(time.perf_counter() - started)
         clauses = max(len(result.reference.clauses), len(result.input.clauses))
         results.append({"clauses": clauses, "judged_pairs": len(result.judgements),

@@ -9,7 +9,9 @@
 4. A clause still unaligned whose strongest judged counterpart is also unaligned (necessarily out
    of order, or the chain would have taken it) is moved; a clause whose exact copy is aligned
    elsewhere is a duplicate, not a gap.
-5. What is left is missing (reference) or added (input); definitions are marked.
+5. Two definitions of one term still unaligned are one changed definition, however different
+   their words: a deviation, never a missing plus an added.
+6. What is left is missing (reference) or added (input); definitions are marked.
 
 Filtered clauses take no part: they are neither linked nor gaps, and do not break a run.
 """
@@ -23,8 +25,8 @@ from conflictkit.align.chain import heaviest_chain
 from conflictkit.align.exact import exact_anchors
 from conflictkit.align.model import Alignment, Gap, Link
 from conflictkit.align.runs import Run, grow, regions
-from conflictkit.align.text import clause_source, joined_key, text_key
-from conflictkit.model import Clause, IndexedDocument, Judgement
+from conflictkit.align.text import clause_source, defined_term, joined_key, text_key
+from conflictkit.model import Clause, IndexedDocument, Judgement, Reason
 
 RunJudge = Callable[[list[tuple[tuple[str, ...], tuple[str, ...]]]], list[Judgement]]
 """Judges (reference run, input run) pairs of clause ids on their concatenated texts, in one batch."""
@@ -83,6 +85,7 @@ def align(
     moved_links = [_link(sides, [r], [i], judged, moved=True) for r, i in moved]
     moved_links += _moves(sides, judged, free_ref, free_inp, options)
     links += _duplicates(sides, free_ref, free_inp)
+    links += _same_terms(sides, judged, free_ref, free_inp, counted, options)
     result = _classify(sides, links, moved_links, judgements, free_ref, free_inp, options)
     result.judged_runs = sum(asked)
     return result
@@ -213,6 +216,42 @@ def _duplicates(sides: _Sides, free_ref: set[int], free_inp: set[int]) -> list[L
                 continue
             free.discard(k)
             links.append(_link(sides, [k], [twin], {}) if own_is_ref else _link(sides, [twin], [k], {}))
+    return links
+
+
+def _same_terms(
+    sides: _Sides, judged, free_ref: set[int], free_inp: set[int], judge_runs: RunJudge | None, options: AlignOptions,
+) -> list[Link]:
+    """Unaligned definitions of the same term on both sides: the definition changed."""
+    terms_inp: dict[str, int] = {}
+    for k in sorted(free_inp):
+        if sides.inp[k].kind == "definition" and (term := defined_term(sides.inp[k].text)):
+            terms_inp.setdefault(term, k)
+    pairs = []
+    for r in sorted(free_ref):
+        term = defined_term(sides.ref[r].text) if sides.ref[r].kind == "definition" else None
+        if term is not None and term in terms_inp:
+            pairs.append((r, terms_inp.pop(term), term))
+    if not pairs:
+        return []
+    missing = [(r, i) for r, i, _ in pairs if (r, i) not in judged]
+    asked = judge_runs([sides.ids([r], [i]) for r, i in missing]) if missing and judge_runs is not None else []
+    verdicts = {**{(r, i): judged[(r, i)] for r, i, _ in pairs if (r, i) in judged}, **dict(zip(missing, asked))}
+    links = []
+    for r, i, term in pairs:
+        verdict = verdicts.get((r, i))
+        if verdict is None:
+            continue
+        free_ref.discard(r)
+        free_inp.discard(i)
+        if verdict.p_conflict < options.conflict and verdict.p_same < options.same_matter:
+            # the judge sees other matter in two definitions of one term: the definition was rewritten
+            verdict = verdict.model_copy(update={
+                "p_conflict": max(options.conflict, 1.0 - verdict.p_same),
+                "reasons": [*verdict.reasons, Reason(type="definition", reference=term, input=term,
+                                                     detail=f'the definition of "{term}" was rewritten')],
+            })
+        links.append(_link(sides, [r], [i], judged, judgement=verdict))
     return links
 
 

@@ -51,6 +51,16 @@ def clause_source(document: Document, clause: Clause) -> str:
     return document.normalized[start:end] or clause.text
 
 
+_QUOTED_TERM = re.compile(r"^\W{0,3}[\"'](?P<t>[^\"']{1,80})[\"']")
+_BARE_TERM = re.compile(r"^(?P<t>[A-Z][\w'/-]*(?:\s+[\w'/-]+){0,5}?),?\s+(?:shall\s+)?(?:means|has\s+the\s+meaning|refers\s+to)\b")
+
+
+def defined_term(text: str) -> str | None:
+    """The term a definition defines ('"Fees" means ...' -> "fees"), case-folded; None if none is found."""
+    m = _QUOTED_TERM.match(text) or _BARE_TERM.match(text)
+    return _SPACE.sub(" ", m.group("t")).strip().casefold() if m else None
+
+
 def topic_words(text: str) -> frozenset[str]:
     """Stemmed content words and numbers: what containment of one clause in another is measured on."""
     low = lowered(text)

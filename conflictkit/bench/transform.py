@@ -53,7 +53,7 @@ def _split_line(line: str) -> tuple[str, str]:
 
 
 def _is_prose(line: str, min_sentences: int = 1) -> bool:
-    prefix, content = _split_line(line)
+    _, content = _split_line(line)
     if not content or content.lstrip().startswith(("#", "|", ">", "<", ":")) or "|" in content:
         return False
     return len(_boundaries(content)) + 1 >= min_sentences and len(content) >= 40

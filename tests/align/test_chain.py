@@ -1,5 +1,7 @@
 """The sparse heaviest-chain DP: monotone, and as heavy as the quadratic DP it replaces."""
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +28,7 @@ def quadratic_best(pairs, gap_cost=0.0):
 @given(pairs_strategy)
 def test_chain_is_strictly_increasing_on_both_sides(pairs):
     chain = [pairs[k] for k in heaviest_chain(pairs)]
-    for (i1, j1, _), (i2, j2, _) in zip(chain, chain[1:]):
+    for (i1, j1, _), (i2, j2, _) in pairwise(chain):
         assert i1 < i2 and j1 < j2
 
 

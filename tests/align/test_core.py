@@ -136,3 +136,18 @@ def test_a_paragraph_cut_elsewhere_is_one_exact_run():
 def test_text_key_ignores_labels_emphasis_and_whitespace():
     assert text_key("(a) **Fees.**  Customer pays.") == text_key("1.\tFees. Customer pays.") == "Fees. Customer pays."
     assert text_key("Customer pays.") != text_key("Customer does not pay.")
+
+
+def test_two_definitions_of_one_term_are_a_changed_definition_however_different():
+    ref = indexed_document(['"Agreement" means the Cover Page and these Standard Terms.', "Fees are due."], prefix="r",
+                           kinds=["definition", "clause"])
+    inp = indexed_document(["Fees are due.", '"Agreement" means the Order Form between Provider and Customer.'], prefix="i",
+                           kinds=["clause", "definition"])
+
+    def judge_runs(runs):  # the judge sees little in common between the two texts
+        return [j("+".join(a), "+".join(b), 0.1, 0.05) for a, b in runs]
+
+    result = align(ref, inp, [], OPTIONS, judge_runs)
+    assert result.missing == [] and result.added == []
+    assert linked(result.deviations) == [(("r1",), ("i2",))]
+    assert result.deviations[0].judgement.reasons[-1].type == "definition"

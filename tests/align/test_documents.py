@@ -117,6 +117,6 @@ def test_the_html_report_shows_a_move_and_each_clause_of_a_split(fast_config):
     assert page.count(f'id="input-f{split_index}"') == 1  # one anchor per finding, however many spans
     assert "(+1 more clause)" in page
     input_side = page.split('id="doc-input"')[1]
-    marked = "".join(re.findall(rf'<mark class="hl k-deviation" data-f="{split_index}">(.*?)</mark>', input_side, re.S))
+    marked = "".join(re.findall(rf'<mark class="hl k-deviation" data-f="{split_index}">(.*?)</mark>', input_side, re.DOTALL))
     spans = report["findings"][split_index]["input"]["spans"]
     assert marked == "".join(html.escape(edited[s["start"] : s["end"]], quote=True) for s in spans)  # the gap between is not marked
