@@ -56,10 +56,27 @@ class PipelineConfig(_Strict):
 class Thresholds(_Strict):
     same_matter: float = Field(0.3, ge=0.0, le=1.0, description="min P(same matter) to pair two clauses")
     conflict: float = Field(0.7, ge=0.0, le=1.0, description="min P(conflict) to report a deviation")
-    shared_margin: float = Field(
-        0.2, ge=0.0, le=1.0,
-        description="a clause may share a counterpart that prefers another clause only within this P(same) margin",
+
+
+class AlignmentConfig(_Strict):
+    """How clauses are aligned after judging (see conflictkit.align); not part of any cache key but the report's."""
+
+    moved: float = Field(0.6, ge=0.0, le=1.0, description="min P(same matter) of an out-of-order pair to call it a move")
+    gap_cost: float = Field(0.0, ge=0.0, le=1.0, description="cost of leaving a clause unaligned, against P(same) of a pair")
+    run_containment: float = Field(
+        0.8, gt=0.0, le=1.0,
+        description="share of a clause's topic words found in a neighbour's counterpart to join it to that link (splits, merges)",
     )
+    definitions: bool = Field(
+        True, description="report deleted and added definitions (false: for unrelated agreements, whose definitions differ by nature)",
+    )
+
+    def options(self, thresholds: Thresholds):
+        from conflictkit.align import AlignOptions
+
+        return AlignOptions(same_matter=thresholds.same_matter, conflict=thresholds.conflict, moved=self.moved,
+                            gap_cost=self.gap_cost, run_containment=self.run_containment,
+                            definition_gaps=self.definitions)
 
 
 class Limits(_Strict):
@@ -77,6 +94,7 @@ class Config(_Strict):
     version: Literal[1] = 1
     pipeline: PipelineConfig = PipelineConfig()
     thresholds: Thresholds = Thresholds()
+    alignment: AlignmentConfig = AlignmentConfig()
     limits: Limits = Limits()
 
     def specs(self) -> dict[StageName, ComponentSpec | None]:

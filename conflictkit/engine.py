@@ -1,11 +1,12 @@
 """The engine: runs the configured pipeline on two documents and produces the report.
 
-    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> partition -> ground -> report
+    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> align -> ground -> report
 
 Stage outputs are cached in the :mod:`conflictkit.store`: a document's index (clauses and vectors)
 by its normalized text and the segmenter/filter/embedder fingerprints; the judged pairs by both
 indexes and the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a
-run with only a threshold changed recomputes only the partition.
+run with only a threshold changed recomputes only the alignment (and re-judges the few runs of
+clauses it links, see :mod:`conflictkit.align`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from conflictkit import PIPELINE_VERSION, __version__
+from conflictkit.align import align
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.errors import BackendError, InputError
 from conflictkit.identical import settle_identical
 from conflictkit.loaders import document_from_text, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
-from conflictkit.partition import partition
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
@@ -46,6 +47,8 @@ class ComparisonResult:
     judgements: list[Judgement] = field(default_factory=list)
     candidates: list[CandidatePair] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    run_judgements: dict[tuple[tuple[str, ...], tuple[str, ...]], Judgement] = field(default_factory=dict)
+    """Judgements of runs of clauses on their concatenated text, kept so re-aligning asks no judge twice."""
 
 
 class Engine:
@@ -305,17 +308,51 @@ class Engine:
     def _finish(
         self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair],
         judgements: list[Judgement], config: Config,
+        run_judgements: dict[tuple[tuple[str, ...], tuple[str, ...]], Judgement] | None = None,
     ) -> ComparisonResult:
         thresholds = config.thresholds
-        parts = partition(ref, inp, judgements, thresholds.same_matter, thresholds.conflict, thresholds.shared_margin)
-        findings = build_findings(parts, ref, inp)
+        run_judgements = {} if run_judgements is None else run_judgements
+
+        def judge_runs(runs: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Judgement]:
+            todo = [run for run in dict.fromkeys(runs) if run not in run_judgements]
+            run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp)))
+            return [run_judgements[run] for run in runs]
+
+        alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
+        findings = build_findings(alignment, ref, inp)
         checked = ground_findings(findings, ref, inp)
-        report = build_report(ref, inp, findings, parts, candidates, judgements, checked, thresholds.model_dump())
-        pairs = build_pairs(candidates, judgements, parts)
+        report = build_report(ref, inp, findings, alignment, candidates, judgements, checked, thresholds.model_dump())
+        report["alignment"] = config.alignment.model_dump()
+        pairs = build_pairs(candidates, judgements, alignment)
         return ComparisonResult(
             report=report, pairs=pairs, params=self.params(config), reference=ref, input=inp,
-            judgements=judgements, candidates=candidates,
+            judgements=judgements, candidates=candidates, run_judgements=run_judgements,
         )
+
+    def _judge_runs(
+        self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
+    ) -> list[Judgement]:
+        """Judge each (reference run, input run) on the runs' concatenated texts, in one batch.
+
+        A run becomes one synthetic clause (id ``a+b``, the hull as its span, the mean of its
+        vectors) appended to a copy of its document, so any judge sees it as an ordinary clause.
+        """
+        if not runs:
+            return []
+        ref_ext = _with_runs(ref, [r for r, _ in runs])
+        inp_ext = _with_runs(inp, [i for _, i in runs])
+        candidates = []
+        for ref_ids, inp_ids in runs:
+            a, b = "+".join(ref_ids), "+".join(inp_ids)
+            similarity = None
+            if ref_ext.vectors is not None and inp_ext.vectors is not None:
+                similarity = float(ref_ext.vectors[ref_ext.position(a)] @ inp_ext.vectors[inp_ext.position(b)])
+            candidates.append(CandidatePair(
+                reference_id=a, input_id=b, similarity=similarity,
+                relevance=max(0.0, min(1.0, similarity if similarity is not None else 1.0)),
+                signals={"cosine": similarity} if similarity is not None else {},
+            ))
+        return self._judge(self._score(candidates, ref_ext, inp_ext), ref_ext, inp_ext)
 
     def _finish_cached(
         self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair], judgements: list[Judgement],
@@ -327,7 +364,7 @@ class Engine:
         normalized one) and the thresholds; a saved report was grounded when it was made.
         """
         key = key_of("report", PIPELINE_VERSION, ref.document.sha256, inp.document.sha256,
-                     pairs_key, self.config.thresholds.model_dump())
+                     pairs_key, self.config.thresholds.model_dump(), self.config.alignment.model_dump())
         cached = self.store.get_json("report", key)
         if cached is not None and {"report", "pairs"} <= set(cached):
             cached["report"]["reference"]["path"] = ref.document.path  # a renamed file hits the same entry
@@ -342,7 +379,8 @@ class Engine:
 
     def repartition(self, result: ComparisonResult, config: Config) -> ComparisonResult:
         """Recompute the findings of a finished comparison under other thresholds, without any model."""
-        redone = self._finish(result.reference, result.input, result.candidates, result.judgements, config)
+        redone = self._finish(result.reference, result.input, result.candidates, result.judgements, config,
+                              result.run_judgements)
         redone.timings = result.timings
         return redone
 
@@ -424,6 +462,26 @@ def _clauses_from_cache(cached: dict, document: Document) -> list[Clause]:
         start, end = row.pop("normalized_span")
         clauses.append(Clause.model_validate({**row, "span": document.to_original(start, end).model_dump()}))
     return clauses
+
+
+def _with_runs(document: IndexedDocument, runs: list[tuple[str, ...]]) -> IndexedDocument:
+    """A copy of ``document`` with one clause appended per distinct run of several clauses."""
+    extra: list[Clause] = []
+    rows = []
+    for ids in dict.fromkeys(run for run in runs if len(run) > 1):
+        members = [document.clause(cid) for cid in ids]
+        first = members[0]
+        extra.append(first.model_copy(update={
+            "id": "+".join(ids), "text": " ".join(c.text for c in members),
+            "span": Span(start=first.span.start, end=max(c.span.end for c in members)),
+        }))
+        if document.vectors is not None:
+            mean = document.vectors[[document.position(cid) for cid in ids]].mean(axis=0)
+            rows.append(mean / (np.linalg.norm(mean) or 1.0))
+    vectors = document.vectors
+    if vectors is not None and rows:
+        vectors = np.vstack([vectors, np.asarray(rows, dtype=vectors.dtype)])
+    return IndexedDocument(document=document.document, clauses=[*document.clauses, *extra], vectors=vectors)
 
 
 def _version_of(package: str) -> str | None:

@@ -14,7 +14,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 ClauseKind = Literal["clause", "definition", "heading", "signature", "boilerplate"]
-FindingKind = Literal["deviation", "missing", "added"]
+FindingKind = Literal["deviation", "missing", "added", "moved"]
 Side = Literal["reference", "input"]
 
 
@@ -140,8 +140,21 @@ class Judgement(BaseModel):
     signals: dict[str, float] = Field(default_factory=dict)
 
 
+class ClauseSpan(BaseModel):
+    """One clause of a quote that covers a run of clauses: its span and id."""
+
+    start: int
+    end: int
+    clause_id: str
+
+
 class Quote(BaseModel):
-    """A cited span of one side of a finding: offsets into the original text and the text itself."""
+    """A cited span of one side of a finding: offsets into the original text and the text itself.
+
+    A quote of a run of consecutive clauses (a split, a merge, a moved section) cites their hull
+    (``start`` of the first, ``end`` of the last) and lists each clause in ``spans``; ``clause_id``
+    is then the first clause's. ``spans`` is null for a single clause.
+    """
 
     start: int
     end: int
@@ -149,10 +162,15 @@ class Quote(BaseModel):
     heading: str | None = None
     section: str | None = None
     clause_id: str
+    spans: list[ClauseSpan] | None = None
 
 
 class Finding(BaseModel):
-    """A reported difference: a deviation (both sides), a missing (reference) or an added (input)."""
+    """A reported difference: a deviation or a move (both sides), a missing (reference) or an added (input).
+
+    ``moved`` marks a deviation whose clause also changed place; ``definition`` marks a missing
+    or added clause that is a definition, so a reviewer can filter them.
+    """
 
     id: str
     kind: FindingKind
@@ -165,3 +183,5 @@ class Finding(BaseModel):
     grounded: bool = False
     redline: dict | None = None
     """For deviations: word-level ops between the two quotes (offsets relative to each quote's text)."""
+    moved: bool = False
+    definition: bool = False

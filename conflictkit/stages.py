@@ -1,6 +1,6 @@
 """The stage interfaces of the pipeline, all in one place.
 
-    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> partition -> report
+    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> align -> report
 
 Every backend is a :class:`Component`: a cheap constructor that only validates its options (a
 pydantic model with ``extra="forbid"``), a ``warm_up()`` that loads anything heavy, and batch

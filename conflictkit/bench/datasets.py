@@ -33,7 +33,7 @@ from conflictkit.errors import UserError
 
 Label = Literal["conflict", "consistent"]
 LABELS: tuple[str, ...] = ("conflict", "consistent")
-FINDING_KINDS: tuple[str, ...] = ("deviation", "missing", "added")
+FINDING_KINDS: tuple[str, ...] = ("deviation", "missing", "added", "moved")
 NOT_MENTIONED = "not-mentioned"
 _REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 

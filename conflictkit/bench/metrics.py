@@ -200,7 +200,7 @@ def document_metrics(per_pair: Sequence[dict]) -> dict:
     Each item: ``{expected: [...], findings: [...], matched: match_findings(...)}``.
     """
     out: dict[str, dict] = {}
-    for kind in ("deviation", "missing", "added", "all"):
+    for kind in ("deviation", "missing", "added", "moved", "all"):
         n_exp = n_found = exp_hit = found_hit = 0
         for item in per_pair:
             exp_idx = [i for i, e in enumerate(item["expected"]) if kind in ("all", e["kind"])]

@@ -8,7 +8,7 @@ import click
 
 from conflictkit.errors import EXIT_FINDINGS, UserError
 
-KINDS = ("deviation", "missing", "added")
+KINDS = ("deviation", "missing", "added", "moved")
 
 
 def parse_fail_on(value: str | None) -> set[str]:

@@ -1,60 +1,94 @@
-"""From a partition to findings with grounded quotes, and to the report and pairs documents."""
+"""From an alignment to findings with grounded quotes, and to the report and pairs documents."""
 
 from __future__ import annotations
 
+from conflictkit.align import Alignment, Gap, Link
 from conflictkit.errors import GroundingError
-from conflictkit.model import CandidatePair, Finding, IndexedDocument, Judgement, Quote, Reason
-from conflictkit.partition import Partition
+from conflictkit.model import CandidatePair, ClauseSpan, Finding, IndexedDocument, Judgement, Quote, Reason
 from conflictkit.report import PAIRS_SCHEMA, REPORT_SCHEMA
+
+FINDING_KINDS = ("deviation", "missing", "added", "moved")
 
 
 def quote_of(document: IndexedDocument, clause_id: str) -> Quote:
     """The cited span of a clause: offsets into the original text and the text found there."""
-    clause = document.clause(clause_id)
-    start, end = clause.span.start, clause.span.end
+    return quote_of_run(document, (clause_id,))
+
+
+def quote_of_run(document: IndexedDocument, clause_ids: tuple[str, ...]) -> Quote:
+    """The cited span of consecutive clauses: their hull, with each clause's span when there are several."""
+    clauses = [document.clause(cid) for cid in clause_ids]
+    start, end = clauses[0].span.start, max(c.span.end for c in clauses)
+    spans = [ClauseSpan(start=c.span.start, end=c.span.end, clause_id=c.id) for c in clauses] if len(clauses) > 1 else None
     return Quote(
         start=start,
         end=end,
         text=document.document.original[start:end],
-        heading=clause.heading,
-        section=clause.section,
-        clause_id=clause.id,
+        heading=clauses[0].heading,
+        section=clauses[0].section,
+        clause_id=clauses[0].id,
+        spans=spans,
     )
 
 
-def _gap_reason(kind: str, best_p_same: float) -> Reason:
+def _gap_reason(kind: str, gap: Gap) -> Reason:
     side = "input" if kind == "missing" else "reference"
-    return Reason(type=kind, detail=f"no same-matter counterpart in the {side} (best P(same matter) {best_p_same:.2f})")
+    what = "definition" if gap.definition else "counterpart"
+    return Reason(type=kind, detail=f"no same-matter {what} in the {side} (best P(same matter) {gap.best_p_same:.2f})")
 
 
-def build_findings(partition: Partition, reference: IndexedDocument, input: IndexedDocument) -> list[Finding]:
-    """Deviations in reference order, then missing (reference order), then added (input order)."""
-    findings: list[Finding] = []
+def _moved_reason(reference: Quote, input: Quote) -> Reason:
+    def where(q: Quote) -> str:
+        return f"section {q.section}" if q.section else f"offset {q.start}"
 
-    def add(**kwargs) -> None:
-        findings.append(Finding(id=f"F{len(findings) + 1:04d}", **kwargs))
+    return Reason(type="moved", reference=where(reference), input=where(input),
+                  detail=f"moved from {where(reference)} of the reference to {where(input)} of the input")
 
+
+def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument) -> dict:
     from conflictkit.grounding import redline
 
-    for j in partition.deviations:
-        ref_quote, inp_quote = quote_of(reference, j.reference_id), quote_of(input, j.input_id)
-        changes = redline(ref_quote.text, inp_quote.text)
-        add(
-            kind="deviation",
-            p_conflict=round(j.p_conflict, 4),
-            p_same=round(j.p_same, 4),
-            reference=ref_quote,
-            input=inp_quote,
-            reasons=j.reasons,
-            judge=j.judge,
-            redline={**changes.to_dict(), "markdown": changes.to_markdown()},
-        )
-    for clause_id, best in partition.missing:
-        add(kind="missing", p_conflict=round(1.0 - best, 4), p_same=round(best, 4),
-            reference=quote_of(reference, clause_id), reasons=[_gap_reason("missing", best)])
-    for clause_id, best in partition.added:
-        add(kind="added", p_conflict=round(1.0 - best, 4), p_same=round(best, 4),
-            input=quote_of(input, clause_id), reasons=[_gap_reason("added", best)])
+    ref_quote, inp_quote = quote_of_run(reference, link.reference), quote_of_run(input, link.input)
+    changes = redline(ref_quote.text, inp_quote.text)
+    judgement = link.judgement
+    reasons = list(judgement.reasons) + ([_moved_reason(ref_quote, inp_quote)] if link.moved else [])
+    return {
+        "kind": "deviation", "p_conflict": round(judgement.p_conflict, 4), "p_same": round(judgement.p_same, 4),
+        "reference": ref_quote, "input": inp_quote, "reasons": reasons, "judge": judgement.judge, "moved": link.moved,
+        "redline": {**changes.to_dict(), "markdown": changes.to_markdown()},
+    }
+
+
+def _move(block: list[Link], reference: IndexedDocument, input: IndexedDocument) -> dict:
+    ref_ids = tuple(cid for link in block for cid in link.reference)
+    inp_ids = tuple(cid for link in block for cid in link.input)
+    ref_quote, inp_quote = quote_of_run(reference, ref_ids), quote_of_run(input, inp_ids)
+    judges = {link.judgement.judge for link in block if link.judgement is not None}
+    return {
+        "kind": "moved", "p_conflict": max(round(link.p_conflict, 4) for link in block),
+        "p_same": round(min(link.p_same for link in block), 4), "reference": ref_quote, "input": inp_quote,
+        "reasons": [_moved_reason(ref_quote, inp_quote)], "judge": ", ".join(sorted(judges)) or None, "moved": True,
+    }
+
+
+def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument) -> list[Finding]:
+    """Deviations in reference order, then moves, missing (reference order), added (input order)."""
+    findings: list[Finding] = []
+
+    def add(fields: dict) -> None:
+        findings.append(Finding(id=f"F{len(findings) + 1:04d}", **fields))
+
+    for link in alignment.deviations:
+        add(_deviation(link, reference, input))
+    for block in alignment.moves:
+        add(_move(block, reference, input))
+    for gap in alignment.missing:
+        add({"kind": "missing", "p_conflict": round(1.0 - gap.best_p_same, 4), "p_same": round(gap.best_p_same, 4),
+                 "reference": quote_of(reference, gap.clause_id), "reasons": [_gap_reason("missing", gap)],
+                 "definition": gap.definition})
+    for gap in alignment.added:
+        add({"kind": "added", "p_conflict": round(1.0 - gap.best_p_same, 4), "p_same": round(gap.best_p_same, 4),
+                 "input": quote_of(input, gap.clause_id), "reasons": [_gap_reason("added", gap)], "definition": gap.definition})
     return findings
 
 
@@ -73,13 +107,18 @@ def ground_findings(findings: list[Finding], reference: IndexedDocument, input: 
             quote: Quote | None = getattr(finding, side)
             if quote is None:
                 continue
-            result = verifiers[side].verify(quote.text, start=quote.start, end=quote.end, label=finding.id)
-            checked += 1
-            if result.status != "grounded":
-                raise GroundingError(
-                    f"finding {finding.id} cites {side} clause {quote.clause_id} at [{quote.start}, {quote.end}) "
-                    f"but verification says {result.status}: {result.detail}"
-                )
+            # a run's clause spans must lie inside its hull and hold text of the file, like the hull
+            cited = [(quote.clause_id, quote.start, quote.end, quote.text)]
+            cited += [(s.clause_id, s.start, s.end, quote.text[s.start - quote.start : s.end - quote.start])
+                      for s in quote.spans or []]
+            for clause_id, start, end, text in cited:
+                result = verifiers[side].verify(text, start=start, end=end, label=finding.id)
+                checked += 1
+                if result.status != "grounded":
+                    raise GroundingError(
+                        f"finding {finding.id} cites {side} clause {clause_id} at [{start}, {end}) "
+                        f"but verification says {result.status}: {result.detail}"
+                    )
         finding.grounded = True
     return checked
 
@@ -97,23 +136,24 @@ def build_report(
     reference: IndexedDocument,
     input: IndexedDocument,
     findings: list[Finding],
-    partition: Partition,
+    alignment: Alignment,
     pairs: list[CandidatePair],
     judgements: list[Judgement],
     spans_checked: int,
     thresholds: dict,
 ) -> dict:
     """The report.json document (schema ``conflictkit.report/1``)."""
-    counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in ("deviation", "missing", "added")}
+    counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in FINDING_KINDS}
     ref_summary, inp_summary = document_summary(reference), document_summary(input)
     summary = {
         **counts,
-        "covered": len(partition.covered),
+        "covered": len(alignment.covered),
         "filtered": {"reference": ref_summary["filtered"], "input": inp_summary["filtered"]},
         "clauses": {"reference": ref_summary["clauses"], "input": inp_summary["clauses"]},
         "all_pairs": len(reference.clauses) * len(input.clauses),
         "candidate_pairs": len(pairs),
         "judged_pairs": len(judgements),
+        "judged_runs": alignment.judged_runs,
         "spans_checked": spans_checked,
     }
     return {
@@ -126,15 +166,16 @@ def build_report(
     }
 
 
-def build_pairs(pairs: list[CandidatePair], judgements: list[Judgement], partition: Partition) -> dict:
+def build_pairs(pairs: list[CandidatePair], judgements: list[Judgement], alignment: Alignment) -> dict:
     """The pairs.json document: every candidate pair with its retrieval signals and judgement."""
     by_key = {(j.reference_id, j.input_id): j for j in judgements}
-    deviations = {(j.reference_id, j.input_id) for j in partition.deviations}
+    deviations = alignment.deviating
+    picked = alignment.picked
     rows = []
     for pair in pairs:
         key = (pair.reference_id, pair.input_id)
         judgement = by_key.get(key)
-        status = "deviation" if key in deviations else "covered" if key in partition.picked else "not picked"
+        status = "deviation" if key in deviations else "covered" if key in picked else "not picked"
         rows.append({
             **pair.model_dump(mode="json"),
             "status": status,

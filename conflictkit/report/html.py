@@ -19,7 +19,7 @@ from typing import Any
 
 from conflictkit.errors import GroundingError
 
-KINDS = ("deviation", "missing", "added")
+KINDS = ("deviation", "missing", "added", "moved")
 SIDES = ("reference", "input")
 STATUSES = ("accepted", "dismissed")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -74,13 +74,13 @@ def highlight(text: str, findings: list[dict], side: str) -> str:
     """
     events: list[tuple[int, int, int]] = []  # (offset, -1 end / +1 start, finding index)
     for i, finding in enumerate(findings):
-        quote = finding.get(side)
-        if quote is not None and quote["end"] > quote["start"]:
-            events.append((quote["start"], 1, i))
-            events.append((quote["end"], -1, i))
+        for start, end in _marked_spans(finding.get(side)):
+            events.append((start, 1, i))
+            events.append((end, -1, i))
     events.sort()
     out: list[str] = []
     active: set[int] = set()
+    anchored: set[int] = set()
     pos = 0
     for offset, delta, index in events:
         if offset > pos:
@@ -88,11 +88,21 @@ def highlight(text: str, findings: list[dict], side: str) -> str:
             pos = offset
         if delta > 0:
             active.add(index)
-            out.append(f'<span class="anchor" id="{side}-f{index}"></span>')
+            if index not in anchored:
+                anchored.add(index)
+                out.append(f'<span class="anchor" id="{side}-f{index}"></span>')
         else:
             active.discard(index)
     out.append(esc(text[pos:]))
     return "".join(out)
+
+
+def _marked_spans(quote: dict | None) -> list[tuple[int, int]]:
+    """What to highlight of a quote: each clause of a run (``spans``), else the quote itself."""
+    if quote is None:
+        return []
+    pieces = [(s["start"], s["end"]) for s in quote.get("spans") or []] or [(quote["start"], quote["end"])]
+    return [(a, b) for a, b in pieces if b > a]
 
 
 def _piece(text: str, active: list[int], findings: list[dict]) -> str:
@@ -185,6 +195,8 @@ def _where(quote: dict | None, label: str) -> str:
     if quote is None:
         return ""
     where = " ".join(x for x in (quote.get("section"), quote.get("heading")) if x) or quote.get("clause_id", "")
+    if quote.get("spans"):
+        where += f" (+{len(quote['spans']) - 1} more clause{'s' * (len(quote['spans']) > 2)})"
     return f'<span class="where"><span class="side">{label}</span> {esc(where)}</span>'
 
 
@@ -246,7 +258,7 @@ def render_toolbar(findings: list[dict]) -> str:
 def render_summary(report: dict) -> str:
     """The counts line under the title."""
     summary = report.get("summary") or {}
-    keys = ("deviation", "missing", "added", "covered", "filtered")
+    keys = ("deviation", "missing", "added", "moved", "covered", "filtered")
     parts = [f'<span class="k-{k}">{esc(k)}: {esc(_count(summary.get(k, 0)))}</span>' for k in keys]
     return f'<p class="summary">{" · ".join(parts)}</p>'
 

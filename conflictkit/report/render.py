@@ -26,7 +26,8 @@ def describe_reason(reason: dict) -> str:
 def summary_line(report: dict) -> str:
     s = report["summary"]
     return (
-        f"{s['deviation']} deviation{'s' * (s['deviation'] != 1)}, {s['missing']} missing, {s['added']} added; "
+        f"{s['deviation']} deviation{'s' * (s['deviation'] != 1)}, {s['missing']} missing, {s['added']} added"
+        f"{f', {moved} moved' if (moved := s.get('moved')) else ''}; "
         f"{s['covered']} covered, {s['filtered']['reference'] + s['filtered']['input']} non-operative filtered; "
         f"{s['judged_pairs']} pairs judged of {s['all_pairs']} possible; {s['spans_checked']} spans grounded"
     )

@@ -107,7 +107,7 @@ def test_config_show_and_backends(fast):
     proc = run("config", "show", "--config", fast)
     assert proc.returncode == 0
     shown = yaml.safe_load(proc.stdout)
-    assert shown["thresholds"] == {"same_matter": 0.3, "conflict": 0.7, "shared_margin": 0.2}
+    assert shown["thresholds"] == {"same_matter": 0.3, "conflict": 0.7}
     assert shown["pipeline"]["embedder"]["options"]["bigrams"] is True
     proc = run("backends")
     assert proc.returncode == 0

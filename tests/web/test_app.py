@@ -126,3 +126,19 @@ def test_unknown_ids_are_404(make_client):
     assert client.get("/jobs/nope").status_code == 404
     assert client.get("/api/jobs/nope").status_code == 404
     assert client.get("/comparisons/0123456789abcdef/export.json").status_code == 404
+
+
+def test_a_move_and_a_split_show_as_one_finding_each(make_client):
+    from tests.align.agreement import AGREEMENT, moved_and_split
+
+    client = make_client()
+    response = upload(client, ("reference.md", AGREEMENT.encode()), ("input.md", moved_and_split().encode()))
+    state = wait_for_job(client, response.headers["location"])
+    assert state["state"] == "done", state["error"]
+    cid = state["comparison"]
+    findings = json.loads(client.get(f"/comparisons/{cid}/export.json").text)["report"]["findings"]
+    assert sorted(f["kind"] for f in findings) == ["deviation", "moved"]
+    page = client.get(f"/comparisons/{cid}").text
+    assert page.count('<li class="finding') == 2 and page.count('class="finding k-moved"') == 1
+    split = next(i for i, f in enumerate(findings) if f["kind"] == "deviation")
+    assert page.count(f'id="input-f{split}"') == 1 and "(+1 more clause)" in page
