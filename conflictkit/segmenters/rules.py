@@ -26,6 +26,7 @@ from conflictkit.segmenters.kinds import (
     is_title,
     opens_signatures,
 )
+from conflictkit.segmenters.markdown import is_markdown, markdown_blocks
 from conflictkit.segmenters.markup import strip_markup
 from conflictkit.segmenters.tree import Node, SectionTree
 from conflictkit.stages import Options, Segmenter
@@ -83,7 +84,7 @@ class RulesSegmenter(Segmenter):
 
     name = "rules"
     Options = RulesSegmenterOptions
-    version = "1"
+    version = "2"  # 2: Markdown read with markdown-it; soft line breaks never end a clause
 
     def segment(self, document: Document) -> list[Clause]:
         """Split ``document`` into clauses in document order (ids c0001, c0002, ...)."""
@@ -102,7 +103,10 @@ class _Run:
 
     def clauses(self) -> list[Clause]:
         text = self.document.normalized
-        blocks = scan(text, self.document.original, self.document.offsets)
+        if is_markdown(self.document):
+            blocks = markdown_blocks(self.document)
+        else:
+            blocks = scan(text, self.document.original, self.document.offsets)
         if not self.options.split_list_items:
             blocks = _merge_lists(blocks)
         for block in blocks:
@@ -170,7 +174,7 @@ class _Run:
         bold = _bold_title(text, block)
         if bold is not None:
             return bold, bold == body.rstrip(".:")
-        if block.kind == "item" or (block.kind == "para" and block.lines == 1):
+        if block.kind == "item" or (block.kind == "para" and block.single):
             return inline_title(body, sentence_case=block.kind == "item"), False
         return None, False
 
@@ -183,7 +187,7 @@ class _Run:
             return "definition"  # '2. Confidential Information. "Confidential Information" means ...' too
         if block.kind == "heading" or (title_only and block.kind == "item") or block.header:
             return "heading"
-        if title_only and block.kind == "para" and block.lines == 1 and len(body) <= 60 and body.isupper():
+        if title_only and block.kind == "para" and block.single and len(body) <= 60 and body.isupper():
             return "heading"
         if is_boilerplate(body):
             return "boilerplate"
