@@ -102,14 +102,22 @@ def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None
             cs += skip
         if original is not None and offsets is not None and end > pos:
             indent = _indent_in_original(original, int(offsets[pos]))
-        body = body.rstrip(" ")
-        if len(body) > RUN_ON_LINE:
-            out.extend(_split_run_on(cs, body, indent))
-        else:
-            out.append(_Line(pos, end, indent, cs, body))
+        out.append(_Line(pos, end, indent, cs, body.rstrip(" ")))
         if nl < 0:
             break
         pos = nl + 1
+    return out
+
+
+def _split_run_ons(lines: list[_Line], everywhere: bool) -> list[_Line]:
+    """Cut run-on lines before the numbered headings inside them: lines over ``RUN_ON_LINE``, or all lines
+    ``everywhere`` (where line breaks are soft, a page run together and the same page re-wrapped must agree)."""
+    out: list[_Line] = []
+    for line in lines:
+        if len(line.content) > RUN_ON_LINE or (everywhere and len(line.content) > SHORT_LINE):
+            out.extend(_split_run_on(line.content_start, line.content, line.indent))
+        else:
+            out.append(line)
     return out
 
 
@@ -200,21 +208,26 @@ def _blank_separated(lines: list[_Line]) -> bool:
     return gaps >= 2 and gaps >= BLANK_GAPS_PER_SENTENCE * ends
 
 
-def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, layout: Layout, para: bool) -> bool:
-    """Whether ``line``, right under ``prev`` in the same paragraph, starts a new block.
+def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, layout: Layout, para: bool,
+                  block: Block) -> bool:
+    """Whether ``line``, right under ``prev`` in ``block`` (open), starts a new block.
 
     ``first``: ``prev`` is the first line of its block (only then can it be a title line);
-    ``para``: the block so far is an unnumbered paragraph.
+    ``para``: the block so far is an unnumbered paragraph. Where line breaks are soft, what is short
+    is the block so far, not its last line, and a line indented as the block's first is not indented
+    differently: re-wrapping can shorten a line and drop its indentation.
     """
     closed = _closed(prev.content)
-    short_or_closed = len(prev.content) < SHORT_LINE or closed
+    short_or_closed = (block.end - block.start if layout.soft else len(prev.content)) < SHORT_LINE or closed
     if label is not None:
         if label.kind == "bullet":
             return True
-        return short_or_closed or line.indent != prev.indent
+        indented = line.indent != prev.indent and (not layout.soft or line.indent != block.indent)
+        return short_or_closed or indented
     if line.content.startswith(": "):  # a definition-list value continues its term
         return False
-    if _FIELD.match(line.content) and (short_or_closed or _FIELD.match(prev.content)):
+    field = _FIELD.match(line.content)
+    if field and (_FIELD.match(prev.content) or (short_or_closed and (not layout.soft or _names_a_field(field.group())))):
         return True
     if first and is_title_line(prev.content) and not is_title_line(line.content):
         return True
@@ -224,6 +237,16 @@ def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, la
         return short_or_closed
     # hard-wrapped: a closed line well short of the wrap width, or a first-line indent, starts a paragraph
     return closed and (len(prev.content) < 0.6 * layout.width or (para and line.indent > prev.indent))
+
+
+def _names_a_field(label: str) -> bool:
+    """A form field's name ("Name:", "Effective Date:"), not words that end in a colon ("These rights include:").
+
+    One word, or up to three capitalised ones: where line breaks are soft, a sentence can open any line.
+    """
+    words = label.rstrip(": ").split()
+    return len(words) == 1 or (len(words) <= 3 and all(w[:1].isupper() or w in ("of", "for", "and") for w in words)
+                               and not any(w.lower() in _VERBS for w in words))
 
 
 def is_title_line(content: str) -> bool:
@@ -252,6 +275,7 @@ def scan(text: str, original: str | None = None, offsets: Sequence[int] | None =
     which is what nests markdown lists.
     """
     lines = _lines(text, original, offsets)
+    lines = _split_run_ons(lines, everywhere=_blank_separated(lines))
     blocks: list[Block] = []
     paragraphs = Paragraphs(Layout.of(lines), blocks)
     in_fence = False
@@ -331,7 +355,8 @@ class Paragraphs:
         else:
             label, offset = label_of(line.content)
             if current is None or prev is None or current.kind not in ("para", "item") \
-                    or _starts_block(prev, line, label, current.lines == 1, self.layout, current.kind == "para"):
+                    or _starts_block(prev, line, label, current.lines == 1, self.layout, current.kind == "para",
+                                     current):
                 self.close()
                 kind = "item" if label is not None else "para"
                 self._open(Block(line.content_start, end, line.content_start + offset, line.indent, kind, label))
