@@ -35,7 +35,7 @@ _RUN_ON_HEADING = re.compile(
     r"(?<=[.;:!?\"')\]])[ ]+(?=(?:ARTICLE|Article)[ ]+(?:\d{1,3}|[IVXL]{1,6})\b)"  # ". ARTICLE 2 COMPLIANCE"
     r"|(?:(?<=[.;:!?\"')\]])|(?<=[A-Z]{2}))[ ]+(?="
     r"(?:(?:Section|SECTION|Article|ARTICLE)[ ]+)?(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.|[IVXL]{1,6}\.)[ ]+"
-    r"[A-Z][\w'&/-]*(?:[ ]+(?:[A-Z][\w'&/-]*|of|and|or|the|to|in|for|on|with|by|a|an)){0,7}[.:][ ])"
+    r"[A-Z][\w'&/-]*(?:[ ]+(?:[A-Z][\w'&/-]*|of|and|or|the|to|in|for|on|with|by|a|an)){0,7}[.:](?:[ ]|$))"
 )
 # A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv".
 PAGE_ARTEFACT = re.compile(r"(?i:page[ ]+)?[-(\[]?[ ]?(?:\d{1,4}|[ivxlc]{1,6})[ ]?[-)\]]?(?:[ ]+of[ ]+\d{1,4})?"
@@ -114,8 +114,9 @@ def _split_run_ons(lines: list[_Line], everywhere: bool) -> list[_Line]:
     ``everywhere`` (where line breaks are soft, a page run together and the same page re-wrapped must agree)."""
     out: list[_Line] = []
     for line in lines:
-        if len(line.content) > RUN_ON_LINE or (everywhere and len(line.content) > SHORT_LINE):
-            out.extend(_split_run_on(line.content_start, line.content, line.indent))
+        if line.content and (everywhere or len(line.content) > RUN_ON_LINE):
+            pieces = _split_run_on(line.content_start, line.content, line.indent)
+            out.extend(pieces if len(pieces) > 1 else [line])
         else:
             out.append(line)
     return out
