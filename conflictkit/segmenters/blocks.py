@@ -352,7 +352,10 @@ class Paragraphs:
         current, prev = self.current, self.prev
         if marker is not None:
             self.close()
-            self._open(Block(marker_start, end, line.content_start, marker_indent, "item", marker))
+            label, offset = label_of(line.content) if marker.kind == "bullet" else (None, 0)
+            if label is None or label.kind == "bullet":  # "* (a) sell ..." is item (a): a bullet adds nothing
+                label, offset = marker, 0
+            self._open(Block(marker_start, end, line.content_start + offset, marker_indent, "item", label))
         else:
             label, offset = label_of(line.content)
             if current is None or prev is None or current.kind not in ("para", "item") \
