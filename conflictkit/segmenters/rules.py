@@ -10,6 +10,7 @@ force); this module turns each block into a :class:`~conflictkit.model.Clause` w
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 
 from pydantic import Field
@@ -47,6 +48,7 @@ class RulesSegmenterOptions(Options):
 
 
 _PLAIN_TITLE = 7  # Block.level of a plain-text title line
+_INDENTATION = re.compile(r"^[ \t>]+", re.MULTILINE)
 _ATTACHMENT = re.compile(r"\b(?:exhibit|schedule|annex|appendix|attachment|addendum)\b", re.IGNORECASE)
 
 
@@ -89,6 +91,11 @@ class RulesSegmenter(Segmenter):
     def segment(self, document: Document) -> list[Clause]:
         """Split ``document`` into clauses in document order (ids c0001, c0002, ...)."""
         return _Run(document, self.options).clauses()
+
+    def reading_key(self, document: Document) -> str:
+        """Markdown or plain text, and the original's indentation, which nests lists in both."""
+        indentation = hashlib.sha256("\n".join(_INDENTATION.findall(document.original)).encode()).hexdigest()[:16]
+        return f"{'markdown' if is_markdown(document) else 'text'}:{indentation}"
 
 
 class _Run:
