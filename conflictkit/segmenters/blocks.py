@@ -232,12 +232,22 @@ def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, la
         return True
     if first and is_title_line(prev.content) and not is_title_line(line.content):
         return True
+    if closed and _opens_definition(line.content):
+        return True
     if layout.soft:  # a line break inside a paragraph is only a line break
         return False
     if not layout.wrapped:  # one paragraph per line: a closed or short line ends its paragraph
         return short_or_closed
     # hard-wrapped: a closed line well short of the wrap width, or a first-line indent, starts a paragraph
     return closed and (len(prev.content) < 0.6 * layout.width or (para and line.indent > prev.indent))
+
+
+def _opens_definition(content: str) -> bool:
+    """A line that defines a term ('"Affiliate" means ...'): one per line is how definitions lists are written."""
+    from conflictkit.segmenters.kinds import is_definition
+    from conflictkit.segmenters.markup import strip_markup
+
+    return content[:1] in "\"'*_<" and is_definition(strip_markup(content[:400]))
 
 
 def _names_a_field(label: str) -> bool:
