@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from conflictkit.lexicon import MODALS
+from conflictkit.segmenters.kinds import is_definition
 from conflictkit.segmenters.labels import Label, parse_label
+from conflictkit.segmenters.markup import strip_markup
 
 _ATX = re.compile(r"(#{1,6})(?:[ ]+|$)")
 _SETEXT = re.compile(r"=+|-+")
@@ -244,9 +246,6 @@ def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, la
 
 def _opens_definition(content: str) -> bool:
     """A line that defines a term ('"Affiliate" means ...'): one per line is how definitions lists are written."""
-    from conflictkit.segmenters.kinds import is_definition
-    from conflictkit.segmenters.markup import strip_markup
-
     return content[:1] in "\"'*_<" and is_definition(strip_markup(content[:400]))
 
 
@@ -398,8 +397,8 @@ def mark_titles_and_artefacts(blocks: list[Block], text: str) -> None:
     for block in blocks:
         if block.kind == "para" and block.single:
             line = text[block.start:block.end]
-            if "\n" in line:
-                continue  # a soft-wrapped paragraph of several lines is prose, never a title
+            if "\n" in line:  # soft-wrapped: read as the one line it is
+                line = " ".join(line.split())
             if PAGE_ARTEFACT.fullmatch(line):
                 block.kind = "artefact"
             elif _standalone_title(line):

@@ -49,7 +49,7 @@ _STEPS: tuple[_Step, ...] = (
     ("*_", _EM_OPEN, ""),
     ("*_", _EM_CLOSE, ""),
     ("\\", _ESCAPE, 1),
-    ("&", _ENTITY, lambda m: html.unescape(m.group())),
+    ("&", _ENTITY, lambda m: normalize(html.unescape(m.group())).text),  # "&nbsp;" is a space, "&rsquo;" a quote
     ("#", _TRAILING_HASHES, ""),
     ("|", _PIPES, " | "),
     (" :", _SPACED_COLON, ":"),

@@ -28,7 +28,7 @@ from conflictkit.segmenters.kinds import (
     opens_signatures,
 )
 from conflictkit.segmenters.markdown import is_markdown, markdown_blocks
-from conflictkit.segmenters.markup import strip_markup
+from conflictkit.segmenters.markup import drop_quote_marks, strip_markup
 from conflictkit.segmenters.tree import Node, SectionTree
 from conflictkit.stages import Options, Segmenter
 
@@ -130,7 +130,7 @@ class _Run:
 
     def _emit(self, block: Block, text: str) -> None:
         start, end = self._trimmed(block, text)
-        body = strip_markup(_flat(text[start:end])) if end > start else ""
+        body = strip_markup(_flat(drop_quote_marks(text[start:end]))) if end > start else ""
         title, title_only = self._title(block, body, text)
         if title_only and block.label is not None and block.label.kind == "enum":
             # "II. PAYMENT" is a top-level part of the document, not the next item of an open list
