@@ -135,7 +135,8 @@ class Engine:
 
     def index_key(self, document: Document) -> str:
         normalized_hash = hashlib.sha256(document.normalized.encode("utf-8")).hexdigest()
-        return key_of("index", PIPELINE_VERSION, normalized_hash, *self._fingerprints("segmenter", "filter", "embedder"))
+        return key_of("index", PIPELINE_VERSION, normalized_hash, self.segmenter.reading_key(document),
+                      *self._fingerprints("segmenter", "filter", "embedder"))
 
     def index(self, document: Document) -> IndexedDocument:
         """Segment, filter and embed a document, or load that work from the cache.

@@ -1,7 +1,8 @@
 """Typographic normalization with an exact map back to the original offsets.
 
 Only typography is normalized: curly quotes, dashes, ligatures, soft hyphens, NBSP and other
-spaces, zero-width and control characters, line endings and whitespace runs. Nothing that carries
+spaces, zero-width and control characters, line endings and whitespace runs. Breaks that stay
+inside a paragraph (U+2028, VT, NEL, FF) become spaces; U+2029 becomes a blank line. Nothing that carries
 meaning is touched: no case folding, no stemming, no stop words, and "may not" stays "may not".
 
 ``normalize(text)`` keeps line breaks (segmenters need them); ``normalize(text, flatten=True)``
@@ -29,8 +30,10 @@ _REPLACEMENTS: dict[str, str] = {
     # spaces other than the plain one
     "\t": " ", "\u00a0": " ", "\u1680": " ", "\u202f": " ", "\u205f": " ", "\u3000": " ",
     **{chr(c): " " for c in range(0x2000, 0x200B)},
-    # line and paragraph separators
-    "\u2028": "\n", "\u2029": "\n", "\x0b": "\n", "\x0c": "\n", "\x85": "\n",
+    # Breaks inside a paragraph: a line separator, Word's manual line break (VT), NEL, a page break
+    # (FF, which falls mid-sentence in text taken from a PDF). None of them ends a clause.
+    "\u2028": " ", "\x0b": " ", "\x85": " ", "\x0c": " ",
+    "\u2029": "\n\n",  # a paragraph separator is a paragraph break
 }
 # Removed outright: soft hyphen, zero-width characters, BOM, bidi marks, C0/C1 controls.
 _REMOVED = (

@@ -90,6 +90,14 @@ class Segmenter(Component):
     @abstractmethod
     def segment(self, document: Document) -> list[Clause]: ...
 
+    def reading_key(self, document: Document) -> str:
+        """What, beyond its normalized text, decides how ``document`` is segmented (part of the index cache key).
+
+        Empty by default; a segmenter that reads a ``.md`` file as Markdown and the same text under
+        ``.txt`` as plain text, or looks at the original's indentation, says so here.
+        """
+        return ""
+
 
 class Filter(Component):
     """Flags non-operative clauses (headings, signatures, blank form fields...).

@@ -26,6 +26,13 @@ def spans_hold(original: str) -> None:
         ("many     spaces\tand\ttabs", "many spaces and tabs"),
         ("line one  \r\n  line two", "line one\nline two"),
         ("para\n\n\n\n\npara", "para\n\npara"),
+        # breaks that stay inside a paragraph are spaces; a paragraph separator is a blank line
+        ("line\u2028separator", "line separator"),
+        ("word\x0bmanual break", "word manual break"),
+        ("next\x85line", "next line"),
+        ("end of page\x0ccontinued", "end of page continued"),
+        ("page one.\n\x0c\nPage two.", "page one.\n\nPage two."),
+        ("one\u2029two", "one\n\ntwo"),
     ],
 )
 def test_typography_is_normalized(raw, expected):

@@ -7,6 +7,7 @@ quantifier or number; see :mod:`conflictkit.grounding.material`) are marked ``re
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Literal
 
@@ -81,8 +82,12 @@ class Redline(BaseModel):
 
 
 def redline(a: str, b: str) -> Redline:
-    """Word-level redline of ``a`` (old) into ``b`` (new), after typographic normalization."""
-    ta, tb = tokenize(check_text(a, "a")), tokenize(check_text(b, "b"))
+    """Word-level redline of ``a`` (old) into ``b`` (new), after typographic normalization.
+
+    Markup (inline HTML tags, entities, emphasis, link targets) is compared and shown as the reader
+    sees it, never as source: ``<span class=...>`` is neither an op nor in one; offsets still index ``a`` and ``b``.
+    """
+    ta, tb = _tokens_without_markup(check_text(a, "a")), _tokens_without_markup(check_text(b, "b"))
     ops: list[Op] = []
     for tag, i1, i2, j1, j2 in token_opcodes(ta, tb):
         if tag == "equal":
@@ -95,6 +100,14 @@ def redline(a: str, b: str) -> Redline:
         if j2 > j1:
             ops.append(_op("insert", tb, j1, j2, ta.original_span(i2, i2), tb.original_span(j1, j2), kinds))
     return Redline(ops=ops)
+
+
+def _tokens_without_markup(text: str) -> Tokens:
+    from conflictkit.segmenters.markup import markup_free
+
+    clean, to_text = markup_free(text)
+    tokens = tokenize(clean)
+    return dataclasses.replace(tokens, original=text, offsets=to_text[tokens.offsets])
 
 
 def _op(kind, source: Tokens, i: int, j: int, a_span, b_span, kinds: list[str] | None = None) -> Op:

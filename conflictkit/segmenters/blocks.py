@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from conflictkit.lexicon import MODALS
+from conflictkit.segmenters.kinds import is_definition
 from conflictkit.segmenters.labels import Label, parse_label
+from conflictkit.segmenters.markup import strip_markup
 
 _ATX = re.compile(r"(#{1,6})(?:[ ]+|$)")
 _SETEXT = re.compile(r"=+|-+")
@@ -27,13 +29,15 @@ _CLOSED = re.compile(r"(?:[.:;!?]|[.:;!?][\"')\]]|[;,][ ]+(?:and|or|and/or))$")
 _BOLD_LINE = re.compile(r"(?:\*\*|__)([^*_]+?)[.:]?(?:\*\*|__)[.:]?")
 _FRONT_MATTER_END = re.compile(r"(?:---|\.\.\.)[ ]*")
 _VERBS = MODALS | {"is", "are", "was", "were", "be", "has", "have", "does", "do"}
+_SENTENCE_END = re.compile(r"[.!?;:][\"')\]]?(?=[ ]|$)")
+BLANK_GAPS_PER_SENTENCE = 0.05  # the corpus's blank-line documents have 0.07 to 1.0 (CUAD, licences)
 SHORT_LINE = 45  # a hard-wrapped line is rarely shorter: a shorter line before a label ends its paragraph
 RUN_ON_LINE = 1000  # longer lines may be whole pages run together: look inside them for headings
 _RUN_ON_HEADING = re.compile(
     r"(?<=[.;:!?\"')\]])[ ]+(?=(?:ARTICLE|Article)[ ]+(?:\d{1,3}|[IVXL]{1,6})\b)"  # ". ARTICLE 2 COMPLIANCE"
     r"|(?:(?<=[.;:!?\"')\]])|(?<=[A-Z]{2}))[ ]+(?="
     r"(?:(?:Section|SECTION|Article|ARTICLE)[ ]+)?(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.|[IVXL]{1,6}\.)[ ]+"
-    r"[A-Z][\w'&/-]*(?:[ ]+(?:[A-Z][\w'&/-]*|of|and|or|the|to|in|for|on|with|by|a|an)){0,7}[.:][ ])"
+    r"[A-Z][\w'&/-]*(?:[ ]+(?:[A-Z][\w'&/-]*|of|and|or|the|to|in|for|on|with|by|a|an)){0,7}[.:](?:[ ]|$))"
 )
 # A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv".
 PAGE_ARTEFACT = re.compile(r"(?i:page[ ]+)?[-(\[]?[ ]?(?:\d{1,4}|[ivxlc]{1,6})[ ]?[-)\]]?(?:[ ]+of[ ]+\d{1,4})?"
@@ -58,6 +62,12 @@ class Block:
     level: int = 0
     lines: int = 1
     header: bool = False  # a table's header row
+    soft: bool = False  # its lines are soft-wrapped: however many there are, it reads as one line
+
+    @property
+    def single(self) -> bool:
+        """Whether the block reads as one line (a title, a run-in title), wherever its source breaks lines."""
+        return self.lines == 1 or self.soft
 
 
 @dataclass
@@ -94,14 +104,23 @@ def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None
             cs += skip
         if original is not None and offsets is not None and end > pos:
             indent = _indent_in_original(original, int(offsets[pos]))
-        body = body.rstrip(" ")
-        if len(body) > RUN_ON_LINE:
-            out.extend(_split_run_on(cs, body, indent))
-        else:
-            out.append(_Line(pos, end, indent, cs, body))
+        out.append(_Line(pos, end, indent, cs, body.rstrip(" ")))
         if nl < 0:
             break
         pos = nl + 1
+    return out
+
+
+def _split_run_ons(lines: list[_Line], everywhere: bool) -> list[_Line]:
+    """Cut run-on lines before the numbered headings inside them: lines over ``RUN_ON_LINE``, or all lines
+    ``everywhere`` (where line breaks are soft, a page run together and the same page re-wrapped must agree)."""
+    out: list[_Line] = []
+    for line in lines:
+        if line.content and (everywhere or len(line.content) > RUN_ON_LINE):
+            pieces = _split_run_on(line.content_start, line.content, line.indent)
+            out.extend(pieces if len(pieces) > 1 else [line])
+        else:
+            out.append(line)
     return out
 
 
@@ -154,10 +173,15 @@ def _closed(content: str) -> bool:
 
 @dataclass(frozen=True)
 class Layout:
-    """How a document breaks its lines: hard-wrapped at ``width`` columns, or one paragraph per line."""
+    """How a document breaks its lines: hard-wrapped at ``width`` columns, or one paragraph per line.
+
+    ``soft``: blank lines (or markup) separate its paragraphs, so a line break alone never ends one,
+    however the lines are wrapped (one sentence per line, hard-wrapped, or not at all).
+    """
 
     wrapped: bool
     width: int
+    soft: bool = False
 
     @classmethod
     def of(cls, lines: list[_Line]) -> Layout:
@@ -165,31 +189,74 @@ class Layout:
         if not lengths:
             return cls(True, 80)
         long_share = sum(1 for n in lengths if n > 100) / len(lengths)
-        return cls(long_share < 0.05, lengths[int(0.9 * (len(lengths) - 1))])
+        return cls(long_share < 0.05, lengths[int(0.9 * (len(lengths) - 1))], _blank_separated(lines))
 
 
-def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, layout: Layout, para: bool) -> bool:
-    """Whether ``line``, right under ``prev`` in the same paragraph, starts a new block.
+def _blank_separated(lines: list[_Line]) -> bool:
+    """Whether blank lines separate the paragraphs: a count that re-wrapping the lines cannot change.
+
+    Gaps (runs of blank lines between text) are compared with sentence ends: a document that puts a
+    blank line between its paragraphs has at least one gap per few dozen sentences; one written a
+    paragraph per line has none, or one per section.
+    """
+    gaps, ends, previous_blank = 0, 0, False
+    for line in lines:
+        if not line.content:
+            previous_blank = True
+            continue
+        if previous_blank and ends:
+            gaps += 1
+        previous_blank = False
+        ends += len(_SENTENCE_END.findall(line.content))
+    return gaps >= 2 and gaps >= BLANK_GAPS_PER_SENTENCE * ends
+
+
+def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, layout: Layout, para: bool,
+                  block: Block) -> bool:
+    """Whether ``line``, right under ``prev`` in ``block`` (open), starts a new block.
 
     ``first``: ``prev`` is the first line of its block (only then can it be a title line);
-    ``para``: the block so far is an unnumbered paragraph.
+    ``para``: the block so far is an unnumbered paragraph. Where line breaks are soft, what is short
+    is the block so far, not its last line, and a line indented as the block's first is not indented
+    differently: re-wrapping can shorten a line and drop its indentation.
     """
     closed = _closed(prev.content)
-    short_or_closed = len(prev.content) < SHORT_LINE or closed
+    short_or_closed = (block.end - block.start if layout.soft else len(prev.content)) < SHORT_LINE or closed
     if label is not None:
         if label.kind == "bullet":
             return True
-        return short_or_closed or line.indent != prev.indent
+        indented = line.indent != prev.indent and (not layout.soft or line.indent != block.indent)
+        return short_or_closed or indented
     if line.content.startswith(": "):  # a definition-list value continues its term
         return False
-    if _FIELD.match(line.content) and (short_or_closed or _FIELD.match(prev.content)):
+    field = _FIELD.match(line.content)
+    if field and (_FIELD.match(prev.content) or (short_or_closed and (not layout.soft or _names_a_field(field.group())))):
         return True
     if first and is_title_line(prev.content) and not is_title_line(line.content):
         return True
+    if closed and _opens_definition(line.content):
+        return True
+    if layout.soft:  # a line break inside a paragraph is only a line break
+        return False
     if not layout.wrapped:  # one paragraph per line: a closed or short line ends its paragraph
         return short_or_closed
     # hard-wrapped: a closed line well short of the wrap width, or a first-line indent, starts a paragraph
     return closed and (len(prev.content) < 0.6 * layout.width or (para and line.indent > prev.indent))
+
+
+def _opens_definition(content: str) -> bool:
+    """A line that defines a term ('"Affiliate" means ...'): one per line is how definitions lists are written."""
+    return content[:1] in "\"'*_<" and is_definition(strip_markup(content[:400]))
+
+
+def _names_a_field(label: str) -> bool:
+    """A form field's name ("Name:", "Effective Date:"), not words that end in a colon ("These rights include:").
+
+    One word, or up to three capitalised ones: where line breaks are soft, a sentence can open any line.
+    """
+    words = label.rstrip(": ").split()
+    return len(words) == 1 or (len(words) <= 3 and all(w[:1].isupper() or w in ("of", "for", "and") for w in words)
+                               and not any(w.lower() in _VERBS for w in words))
 
 
 def is_title_line(content: str) -> bool:
@@ -218,76 +285,124 @@ def scan(text: str, original: str | None = None, offsets: Sequence[int] | None =
     which is what nests markdown lists.
     """
     lines = _lines(text, original, offsets)
-    layout = Layout.of(lines)
+    lines = _split_run_ons(lines, everywhere=_blank_separated(lines))
     blocks: list[Block] = []
-    current: Block | None = None
-    prev: _Line | None = None
+    paragraphs = Paragraphs(Layout.of(lines), blocks)
     in_fence = False
-
-    def close() -> None:
-        nonlocal current, prev
-        if current is not None:
-            blocks.append(current)
-        current, prev = None, None
-
     for line in lines[_front_matter_end(lines):]:
         content = line.content
         if not content:
-            close()
+            paragraphs.close()
             continue
         if _FENCE.match(content):
-            close()
+            paragraphs.close()
             in_fence = not in_fence
             continue
         end = line.content_start + len(content)
+        current = paragraphs.current
         if in_fence:  # code is kept verbatim as one paragraph
-            if current is None:
-                current = Block(line.content_start, end, line.content_start, line.indent, "para")
-            current.end = end
-            prev = line
+            paragraphs.verbatim(line)
             continue
         if current is not None and current.kind == "para" and _SETEXT.fullmatch(content) and current.label is None:
             current.kind, current.level = "heading", 1 if content[0] == "=" else 2
-            close()
+            paragraphs.close()
             continue
         if "-" in content and "|" in content and _TABLE_SEP.fullmatch(content):
-            close()
+            paragraphs.close()
             if blocks and blocks[-1].kind == "row":
                 blocks[-1].header = True
             continue
         if _RULE.fullmatch(content):
-            close()
+            paragraphs.close()
             continue
         atx = _ATX.match(content)
         if atx:
-            close()
+            paragraphs.close()
             label, offset = label_of(content[atx.end():])
             body = line.content_start + atx.end() + (offset if label is not None and label.kind != "bullet" else 0)
             blocks.append(Block(line.content_start, end, body, line.indent, "heading", label, len(atx.group(1))))
             continue
         if content.startswith("|"):
-            close()
+            paragraphs.close()
             blocks.append(Block(line.content_start, end, line.content_start, line.indent, "row"))
             continue
-        label, offset = label_of(content)
-        if current is None or prev is None or current.kind != "para" and current.kind != "item" \
-                or _starts_block(prev, line, label, current.lines == 1, layout, current.kind == "para"):
-            close()
-            kind = "item" if label is not None else "para"
-            current = Block(line.content_start, end, line.content_start + offset, line.indent, kind, label)
+        paragraphs.add(line)
+    paragraphs.close()
+    mark_titles_and_artefacts(blocks, text)
+    return blocks
+
+
+class Paragraphs:
+    """Groups text lines into paragraph and item blocks, appending each finished block to ``out``.
+
+    A line continues the open block unless :func:`_starts_block` says it starts one (a numbering
+    label, a field, the line after a title line; and, unless the layout is soft, a paragraph end).
+    """
+
+    def __init__(self, layout: Layout, out: list[Block]) -> None:
+        self.layout = layout
+        self.out = out
+        self.current: Block | None = None
+        self.prev: _Line | None = None
+
+    def close(self) -> None:
+        """End the open block, if any."""
+        if self.current is not None:
+            self.out.append(self.current)
+        self.current, self.prev = None, None
+
+    def add(self, line: _Line, marker: Label | None = None, marker_start: int = 0, marker_indent: int = 0) -> None:
+        """Add a text line.
+
+        ``marker``: a list marker already parsed, at ``marker_start`` and ``marker_indent`` columns
+        (the line's content follows it).
+        """
+        end = line.content_start + len(line.content)
+        current, prev = self.current, self.prev
+        if marker is not None:
+            self.close()
+            label, offset = label_of(line.content) if marker.kind == "bullet" else (None, 0)
+            if label is None or label.kind == "bullet":  # "* (a) sell ..." is item (a): a bullet adds nothing
+                label, offset = marker, 0
+            self._open(Block(marker_start, end, line.content_start + offset, marker_indent, "item", label))
         else:
-            current.end = end
-            current.lines += 1
-        prev = line
-    close()
+            label, offset = label_of(line.content)
+            if current is None or prev is None or current.kind not in ("para", "item") \
+                    or _starts_block(prev, line, label, current.lines == 1, self.layout, current.kind == "para",
+                                     current):
+                self.close()
+                kind = "item" if label is not None else "para"
+                self._open(Block(line.content_start, end, line.content_start + offset, line.indent, kind, label))
+            else:
+                current.end = end
+                current.lines += 1
+        self.prev = line
+
+    def verbatim(self, line: _Line) -> None:
+        """Add a line of code: kept with the open block, whatever it looks like."""
+        end = line.content_start + len(line.content)
+        if self.current is None:
+            self._open(Block(line.content_start, end, line.content_start, line.indent, "para"))
+        else:
+            self.current.end = end
+        self.prev = line
+
+    def _open(self, block: Block) -> None:
+        block.soft = self.layout.soft
+        self.current = block
+
+
+def mark_titles_and_artefacts(blocks: list[Block], text: str) -> None:
+    """Re-kind one-line paragraphs that are page numbers ("artefact") or stand-alone titles (level 7)."""
     for block in blocks:
-        if block.kind == "para" and block.lines == 1:
+        if block.kind == "para" and block.single:
             line = text[block.start:block.end]
+            if "\n" in line:  # soft-wrapped: read as the one line it is
+                line = " ".join(line.split())
             if PAGE_ARTEFACT.fullmatch(line):
                 block.kind = "artefact"
             elif _standalone_title(line):
                 block.kind, block.level = "heading", 7
-    return blocks
 
 
 def _standalone_title(line: str) -> bool:

@@ -10,6 +10,7 @@ force); this module turns each block into a :class:`~conflictkit.model.Clause` w
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 
 from pydantic import Field
@@ -26,7 +27,8 @@ from conflictkit.segmenters.kinds import (
     is_title,
     opens_signatures,
 )
-from conflictkit.segmenters.markup import strip_markup
+from conflictkit.segmenters.markdown import is_markdown, markdown_blocks
+from conflictkit.segmenters.markup import drop_quote_marks, strip_markup
 from conflictkit.segmenters.tree import Node, SectionTree
 from conflictkit.stages import Options, Segmenter
 
@@ -46,6 +48,7 @@ class RulesSegmenterOptions(Options):
 
 
 _PLAIN_TITLE = 7  # Block.level of a plain-text title line
+_INDENTATION = re.compile(r"^[ \t>]+", re.MULTILINE)
 _ATTACHMENT = re.compile(r"\b(?:exhibit|schedule|annex|appendix|attachment|addendum)\b", re.IGNORECASE)
 
 
@@ -83,11 +86,16 @@ class RulesSegmenter(Segmenter):
 
     name = "rules"
     Options = RulesSegmenterOptions
-    version = "1"
+    version = "2"  # 2: Markdown read with markdown-it; soft line breaks never end a clause
 
     def segment(self, document: Document) -> list[Clause]:
         """Split ``document`` into clauses in document order (ids c0001, c0002, ...)."""
         return _Run(document, self.options).clauses()
+
+    def reading_key(self, document: Document) -> str:
+        """Markdown or plain text, and the original's indentation, which nests lists in both."""
+        indentation = hashlib.sha256("\n".join(_INDENTATION.findall(document.original)).encode()).hexdigest()[:16]
+        return f"{'markdown' if is_markdown(document) else 'text'}:{indentation}"
 
 
 class _Run:
@@ -102,7 +110,10 @@ class _Run:
 
     def clauses(self) -> list[Clause]:
         text = self.document.normalized
-        blocks = scan(text, self.document.original, self.document.offsets)
+        if is_markdown(self.document):
+            blocks = markdown_blocks(self.document)
+        else:
+            blocks = scan(text, self.document.original, self.document.offsets)
         if not self.options.split_list_items:
             blocks = _merge_lists(blocks)
         for block in blocks:
@@ -119,7 +130,7 @@ class _Run:
 
     def _emit(self, block: Block, text: str) -> None:
         start, end = self._trimmed(block, text)
-        body = strip_markup(_flat(text[start:end])) if end > start else ""
+        body = strip_markup(_flat(drop_quote_marks(text[start:end]))) if end > start else ""
         title, title_only = self._title(block, body, text)
         if title_only and block.label is not None and block.label.kind == "enum":
             # "II. PAYMENT" is a top-level part of the document, not the next item of an open list
@@ -170,7 +181,7 @@ class _Run:
         bold = _bold_title(text, block)
         if bold is not None:
             return bold, bold == body.rstrip(".:")
-        if block.kind == "item" or (block.kind == "para" and block.lines == 1):
+        if block.kind == "item" or (block.kind == "para" and block.single):
             return inline_title(body, sentence_case=block.kind == "item"), False
         return None, False
 
@@ -183,7 +194,7 @@ class _Run:
             return "definition"  # '2. Confidential Information. "Confidential Information" means ...' too
         if block.kind == "heading" or (title_only and block.kind == "item") or block.header:
             return "heading"
-        if title_only and block.kind == "para" and block.lines == 1 and len(body) <= 60 and body.isupper():
+        if title_only and block.kind == "para" and block.single and len(body) <= 60 and body.isupper():
             return "heading"
         if is_boilerplate(body):
             return "boilerplate"

@@ -38,8 +38,10 @@ def test_typography_only_gives_no_change():
 
 
 def test_markdown_marks_deletions_insertions_and_reversing_runs():
-    md = redline("Customer shall not pay *late* fees.", "Customer shall pay late fees.").to_markdown()
-    assert md == "Customer shall ~~not~~\u26a0 pay ~~\\*~~ late~~\\*~~ fees."
+    md = redline("Customer shall not pay fees [late].", "Customer shall pay fees.").to_markdown()
+    assert md == "Customer shall ~~not~~\u26a0 pay fees ~~\\[late\\]~~."
+    # emphasis is markup, shown as the reader sees it: not an op
+    assert redline("Customer shall pay *late* fees.", "Customer shall pay late fees.").changed is False
     assert redline("prior approval", "prior written approval").to_markdown() == "prior **written** approval"
 
 
@@ -53,3 +55,15 @@ def test_to_dict_is_json():
     data = redline("may not", "may").to_dict()
     assert json.loads(json.dumps(data)) == data
     assert [op["op"] for op in data["ops"]] == ["equal", "delete"] and data["ops"][1]["reversing"]
+
+
+def test_inline_html_and_entities_are_never_ops_and_offsets_still_slice_the_source():
+    a = '<span class="keyterms_link">Customer</span> will pay within thirty&nbsp;(30) days.'
+    b = '<span class="coverpage_link">Customer</span> will pay within sixty&nbsp;(60) days.'
+    ops = redline(a, b).ops
+    changed = [op for op in ops if op.op != "equal"]
+    assert sorted((op.op, op.text) for op in changed) == [("delete", "30"), ("delete", "thirty"),
+                                                          ("insert", "60"), ("insert", "sixty")]
+    assert not any("<" in op.text or "class" in op.text or "&" in op.text for op in ops)
+    assert {a[op.a_start:op.a_end] for op in changed if op.op == "delete"} == {"thirty", "30"}
+    assert {b[op.b_start:op.b_end] for op in changed if op.op == "insert"} == {"sixty", "60"}
