@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from pydantic import Field
+from pydantic import Field, create_model, field_validator
 
 from conflictkit.judges.atoms.compare import Difference, compare
-from conflictkit.judges.atoms.extract import extract
+from conflictkit.judges.atoms.extract import ClauseAtoms, extract
+from conflictkit.judges.atoms.family import families
 from conflictkit.judges.atoms.score import (
     atom_overlap,
     compete,
@@ -20,48 +21,28 @@ from conflictkit.judges.atoms.score import (
     semantic,
     verb_disjoint,
 )
+from conflictkit.lexicon import languages, load
 from conflictkit.model import CandidatePair, Clause, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
 
-def _w(default: float, what: str) -> float:
-    return Field(default, ge=0.0, le=1.0, description=what)
+def _difference_weights() -> type[Options]:
+    """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
+    fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what))
+              for family in families() for name, (default, what) in family.weights.items()}
+    return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
+                        __doc__="How strongly each kind of difference means the clauses differ in effect "
+                                "(noisy-OR weights), gathered from the atom families.", **fields)
 
 
-class DifferenceWeights(Options):
-    """How strongly each kind of difference means the clauses differ in effect (noisy-OR weights)."""
-
-    negation: float = _w(0.93, "a negation added or dropped; shall <-> shall not; may <-> may not")
-    modality: float = _w(0.85, "obligation <-> permission, prohibition <-> no obligation...")
-    modality_presence: float = _w(0.2, "a modal on one side with no counterpart (often rewording)")
-    party: float = _w(0.9, "the party that acts is on the other side of the deal")
-    party_mutuality: float = _w(0.85, "a mutual duty becomes one party's, or the reverse")
-    party_presence: float = _w(0.35, "a party named on one side only")
-    number: float = _w(0.93, "an amount, percentage, duration or count changed")
-    number_presence: float = _w(0.75, "a number on one side only")
-    frequency_presence: float = _w(0.6, "a frequency or a currency on one side only")
-    comparator: float = _w(0.85, "at least <-> at most, within <-> after, prior to <-> after")
-    comparator_presence: float = _w(0.25, "a comparator or direction on one side only")
-    date: float = _w(0.9, "a date changed")
-    date_presence: float = _w(0.6, "a date on one side only")
-    governing_law: float = _w(0.93, "the governing law changed")
-    jurisdiction: float = _w(0.9, "the venue, courts or arbitral institution changed")
-    forum: float = _w(0.85, "arbitration <-> courts")
-    place_presence: float = _w(0.7, "a place on one side only")
-    qualifier: float = _w(0.8, "prior, written, reasonable, material, sole discretion, gross negligence...")
-    qualifier_minor: float = _w(0.35, "promptly, immediately, good faith, mutual")
-    exception: float = _w(0.78, "unless / except / subject to / provided that / only on one side")
-    scope: float = _w(0.9, "exclusive <-> non-exclusive, worldwide <-> a country, revocable <-> irrevocable...")
-    scope_presence: float = _w(0.85, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
-    scope_minor: float = _w(0.3, "including / excluding on one side only")
-    content: float = _w(0.75, "words cut from (or added to) a clause that is otherwise the same, no atom changed")
-    quantity: float = _w(0.8, "all <-> some")
+DifferenceWeights = _difference_weights()
 
 
 class LegalAtomsOptions(Options):
     """Options of the legal-atoms judge; the formulas are in :mod:`conflictkit.judges.atoms.score`."""
 
-    weights: DifferenceWeights = DifferenceWeights()
+    weights: DifferenceWeights = DifferenceWeights()  # type: ignore[valid-type]
+    language: str = Field("en", description="the lexicon the atoms are read with (conflictkit/judges/atoms/lang/<language>/)")
     floor: float = Field(0.03, ge=0.0, le=1.0, description="P(differs) of clauses with no difference found")
     residual: float = Field(0.3, ge=0.0, le=0.6, description="P(differs) added by rewording no atom explains, times 1 - overlap")
     same_bias: float = Field(-2.7, description="logit of P(same) with no evidence")
@@ -79,6 +60,13 @@ class LegalAtomsOptions(Options):
         "(P(same) *= 1 - competition * gap); 0 judges every pair alone"))
     max_reasons: int = Field(8, ge=1, description="reasons kept per pair, strongest first")
 
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in languages():
+            raise ValueError(f"no lexicon for language {value!r} (available: {', '.join(languages())})")
+        return value
+
 
 class LegalAtomsJudge(Judge):
     """Extracts typed legal atoms from both clauses of each pair and compares them.
@@ -93,18 +81,31 @@ class LegalAtomsJudge(Judge):
     version: ClassVar[str] = "2"
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
-        judgements = [self._one(p, comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id))
-                      for p in pairs]
+        # each clause is read once per call, however many pairs it is in (the extraction cache is
+        # bounded; a 16k-clause document would otherwise be re-read pair after pair)
+        read: dict[tuple[str, str], ClauseAtoms] = {}
+
+        def atoms(side: str, clause: Clause) -> ClauseAtoms:
+            key = (side, clause.id)
+            if key not in read:
+                read[key] = extract(clause.text, self.options.language)
+            return read[key]
+
+        judgements = []
+        for p in pairs:
+            ref_clause, inp_clause = comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id)
+            judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause)))
         return compete(judgements, self.options.competition, self.options.same_exponent)
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:
         """Judge one pair given its two clauses directly."""
-        return self._one(pair, reference, input)
+        language = self.options.language
+        return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language))
 
-    def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause) -> Judgement:
+    def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause, ref: ClauseAtoms,
+             inp: ClauseAtoms) -> Judgement:
         o = self.options
-        ref, inp = extract(ref_clause.text), extract(inp_clause.text)
-        diffs = compare(ref, inp)
+        diffs = compare(ref, inp, load(o.language))
         lexical = dice(ref.stems, inp.stems)
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)

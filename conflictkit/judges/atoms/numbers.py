@@ -360,6 +360,8 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
     mask.take(cmp_start if cmp else start, end)
     key = f"{kind}:{_fmt(value)}:{unit}"
     attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    if d:
+        attrs += (("dir_end", str(d.end("dir"))),)  # quoted with the number: "14 days after" / "14 days before"
     return Atom("number", kind, key, text[start:end], start, end, attrs=attrs)
 
 

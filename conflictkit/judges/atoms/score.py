@@ -37,18 +37,18 @@ P(same matter) from the mutual match matrix for the same reason).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.model import Judgement
 
-TOPIC_GROUPS = {
-    ("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple"), ("date", "date"),
-    ("place", "law"), ("place", "forum"), ("place", "institution"), ("place", "forum_type"),
-    ("qualifier", "fault"), ("qualifier", "damages"), ("qualifier", "efforts"), ("qualifier", "discretion"),
-    ("qualifier", "consent_standard"), ("scope", "exclusivity"), ("scope", "transfer"), ("scope", "sublicense"),
-    ("scope", "revocability"), ("scope", "royalty"), ("scope", "refund"),
-}
+@lru_cache(maxsize=1)
+def topic_groups() -> frozenset[tuple[str, str]]:
+    """Atom groups that say what a clause is about, gathered from the families."""
+    from conflictkit.judges.atoms.family import families
+
+    return frozenset().union(*(f.topic_groups for f in families()))
 
 
 def sigmoid(z: float) -> float:
@@ -74,8 +74,9 @@ def heading_agreement(ref_heading: str | None, inp_heading: str | None) -> float
 
 def atom_overlap(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
     """The share of topic-bearing atom groups present on both sides (0 when neither has any)."""
-    a = {(x.family, x.group) for x in ref.atoms} & TOPIC_GROUPS
-    b = {(x.family, x.group) for x in inp.atoms} & TOPIC_GROUPS
+    groups = topic_groups()
+    a = {(x.family, x.group) for x in ref.atoms} & groups
+    b = {(x.family, x.group) for x in inp.atoms} & groups
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
