@@ -61,11 +61,33 @@ def names(text: str, name: str) -> bool:
     return any(m.group()[0].isupper() for m in re.finditer(rf"(?i)\b{re.escape(name)}", text))
 
 
+@dataclass(frozen=True)
+class Correction:
+    """A fix of the reference's text that changes no meaning (a typo): ``text`` replaces
+    ``[start, end)`` before the families compare, and ``difference`` says what was fixed."""
+
+    start: int
+    end: int
+    text: str
+    difference: Difference
+
+
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, lexicon: Lexicon | None = None) -> list[Difference]:
     """Every typed difference between the atoms of a reference clause and an input clause."""
-    context = ComparisonContext(ref, inp, lexicon or load())
-    diffs: list[Difference] = []
-    for family in sorted(families(), key=lambda f: (f.compares, f.name)):
+    lexicon = lexicon or load()
+    context = ComparisonContext(ref, inp, lexicon)
+    ordered = sorted(families(), key=lambda f: (f.compares, f.name))
+    fixes = [c for family in ordered if family.corrections for c in family.corrections(ref, inp, context)]
+    if fixes:
+        from conflictkit.judges.atoms.extract import extract
+
+        text = ref.text
+        for fix in sorted(fixes, key=lambda c: -c.start):
+            text = text[:fix.start] + fix.text + text[fix.end:]
+        ref = extract(text, lexicon.language)
+        context = ComparisonContext(ref, inp, lexicon)
+    diffs = [fix.difference for fix in fixes]
+    for family in ordered:
         diffs += family.compare(ref, inp, context)
     return [_distinct(d, ref.text, inp.text) for d in diffs]
 

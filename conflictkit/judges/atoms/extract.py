@@ -49,7 +49,12 @@ class ClauseAtoms:
         """1 for each character an atom covers ("thirty (30)", "EUR", "per cent"): compared as atoms."""
         covered = bytearray(len(self.text) + 1)
         for atom in self.atoms:
-            covered[atom.start:atom.end] = b"\x01" * (atom.end - atom.start)
+            # a negation spans the verb it negates ("not to submit"): the verb is still a word of the clause
+            start = min(atom.start, int(atom.attr("cmp_start", str(atom.start))))  # "no later than 30 days after"
+            end = max(atom.end, int(atom.attr("dir_end", "0")))
+            if atom.family == "negation" and atom.attr("negator"):
+                end = atom.start + len(atom.attr("negator"))
+            covered[start:end] = b"\x01" * (end - start)
         return covered
 
 

@@ -10,6 +10,8 @@ A family is one module of :mod:`conflictkit.judges.atoms.families` that defines 
   what it means)``), options of the judge under ``weights:``;
 - ``topic_groups``: atom groups that say what a clause is about (a governing law, a duration),
   evidence of the same matter when both clauses have one;
+- ``corrections`` (optional): fixes of the reference's text that are no change of meaning (a typo
+  fixed): the families compare the fixed text, and each fix is one reason of its own;
 - ``facts``: what it knows that another family needs (``name: function(context)``), computed on
   first request through :meth:`ComparisonContext.fact`, never by relying on call order.
 
@@ -29,7 +31,7 @@ from conflictkit.judges.atoms.text import Atom, Mask
 from conflictkit.lexicon import Lexicon
 
 if TYPE_CHECKING:
-    from conflictkit.judges.atoms.compare import Difference
+    from conflictkit.judges.atoms.compare import Correction, Difference
     from conflictkit.judges.atoms.extract import ClauseAtoms
 
 
@@ -47,6 +49,8 @@ class Family:
     facts: dict[str, Callable[[ComparisonContext], Any]] = field(default_factory=dict)
     compares: int = 50
     """Order of its reasons among equal weights (reasons are ranked by weight, then by this)."""
+    corrections: Callable[[ClauseAtoms, ClauseAtoms, ComparisonContext], list[Correction]] | None = None
+    """Fixes of the reference's text (typos) the other families then compare without."""
 
 
 def no_atoms(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:

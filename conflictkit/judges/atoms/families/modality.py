@@ -8,6 +8,7 @@ from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family
 from conflictkit.judges.atoms.text import Atom, Mask
 from conflictkit.judges.atoms.modal import extract_modalities
+from conflictkit.judges.atoms.synonyms import keys
 from conflictkit.judges.atoms.text import lowered
 from conflictkit.lexicon import Lexicon
 
@@ -108,21 +109,43 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
             pass  # "shall keep X confidential" == "shall not disclose X": a duty restated as a ban on its opposite
         elif a.key != b.key and restricted_here and {a.key, b.key} == {"obligation", "permission"}:
             # "shall use it solely for P" == "may use it only for P": with "only" on both sides the modal adds little
-            diffs.append(Difference("modality", "modality_presence", a.text, b.text, f"{a.key} -> {b.key} (restricted)"))
+            diffs.append(Difference("modality", "modality_presence", a.text, b.text,
+                                    f"'{a.text}' -> '{b.text}' in a restriction said both ways"))
         elif a.key != b.key:
             flip = frozenset((a.key, b.key)) in _POLARITY_FLIPS
             diffs.append(Difference("negation" if flip else "modality", "negation" if flip else "modality",
-                                    a.text, b.text, f"{a.key} -> {b.key}"))
+                                    a.text, b.text, f"'{a.text}' -> '{b.text}': {describe(a.key)} becomes {describe(b.key)}"))
         x, y = actors[id(a)], actors[id(b)]
         if _both(x, y):
             weight = "party_mutuality" if "both" in (x, y) else "party"
             diffs.append(Difference("party", weight, _actor_quote(ref, a), _actor_quote(inp, b), _who_acts(ref, a, inp, b)))
     left_r, left_i = _absent(left_r, inp, "modality"), _absent(left_i, ref, "modality")
     for a in left_r:
-        diffs.append(Difference("modality", "modality_presence", a.text, None, f"{a.key} only in the reference"))
+        diffs.append(_one_sided(a, ref, inp, "reference", lex))
     for b in left_i:
-        diffs.append(Difference("modality", "modality_presence", None, b.text, f"{b.key} only in the input"))
+        diffs.append(_one_sided(b, inp, ref, "input", lex))
     return sum(a.key in _NEGATIVE for a in left_r), sum(b.key in _NEGATIVE for b in left_i)
+
+
+_DUTIES = {"obligation", "prohibition"}
+_BINDING = {"shall", "must", "not"}  # "will" is as often a plain future ("this Agreement will end")
+
+
+def _one_sided(atom: Atom, here: ClauseAtoms, other: ClauseAtoms, side: str, lex: Lexicon) -> Difference:
+    """A modal with no counterpart. A duty or a ban on an act the other clause only describes
+    ("we keep backups" -> "we must keep backups") binds where the other did not: ``duty_presence``.
+    Otherwise the other clause says it another way ("is responsible for keeping"): ``modality_presence``."""
+    verb_end = max(int(atom.attr("verb_end", str(atom.end))), atom.end)
+    quote = here.text[atom.start:verb_end]
+    weight = "modality_presence"
+    binding = atom.text.split()[-1].lower() in _BINDING and " be " not in f" {here.text[atom.end:verb_end].lower()} "
+    if (binding and atom.key in _DUTIES and atom.anchor and atom.attr("actor")
+            and not (lex.words("modality.duty_words") & {w for w, _, _ in other.words})):
+        verb = keys(atom.anchor, lex)
+        if any(keys(w, lex) & verb for w, _, _ in other.words if len(w) > 2):
+            weight = "duty_presence"
+    ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)
+    return Difference("modality", weight, ref_q, inp_q, f"'{quote}' only in the {side}: {describe(atom.key)}")
 
 
 def _pairing(context: ComparisonContext) -> tuple[list[Difference], tuple[int, int]]:
