@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+import os
 from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
@@ -22,6 +24,7 @@ import yaml
 T = TypeVar("T")
 DEFAULT_LANGUAGE = "en"
 _LANG_PACKAGE = "conflictkit.judges.atoms.lang"
+LEXICON_PATH_ENV = "CONFLICTKIT_LEXICON_PATH"
 
 
 class LexiconError(ValueError):
@@ -71,25 +74,38 @@ class Lexicon:
         return self._memo[key]
 
 
+def _roots() -> list[Any]:
+    """Where language folders are looked for: ``$CONFLICTKIT_LEXICON_PATH`` (folders separated by
+    the OS path separator) first, then the lexicons shipped in the package."""
+    extra = [Path(p) for p in os.environ.get(LEXICON_PATH_ENV, "").split(os.pathsep) if p]
+    return [*extra, resources.files(_LANG_PACKAGE)]
+
+
 def languages() -> list[str]:
     """The languages that have a lexicon folder."""
-    root = resources.files(_LANG_PACKAGE)
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    found = {p.name for root in _roots() if root.is_dir() for p in root.iterdir()
+             if p.is_dir() and not p.name.startswith(("_", "."))}
+    return sorted(found)
 
 
 @lru_cache(maxsize=None)
 def load(language: str = DEFAULT_LANGUAGE) -> Lexicon:
-    """The lexicon of ``language`` (a folder under ``conflictkit/judges/atoms/lang/``), read once."""
-    folder = resources.files(_LANG_PACKAGE).joinpath(language)
-    if not language.isidentifier() or not folder.is_dir():
+    """The lexicon of ``language`` (a folder under ``conflictkit/judges/atoms/lang/`` or on
+    ``$CONFLICTKIT_LEXICON_PATH``), read once per process."""
+    folder = next((r.joinpath(language) for r in _roots() if r.joinpath(language).is_dir()), None)
+    if not language.isidentifier() or folder is None:
         raise LexiconError(f"no lexicon for language {language!r} (available: {', '.join(languages())}); "
-                           f"add a folder conflictkit/judges/atoms/lang/{language}/ with the same files as en/")
+                           f"add a folder {language}/ with the same files as conflictkit/judges/atoms/lang/en/ "
+                           f"(in the package, or in a folder on ${LEXICON_PATH_ENV})")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     sections: dict[str, dict[str, Any]] = {}
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if not entry.name.endswith(".yaml"):
             continue
-        data = yaml.load(entry.read_text(encoding="utf-8"), Loader=loader)
+        try:
+            data = yaml.load(entry.read_text(encoding="utf-8"), Loader=loader)
+        except yaml.YAMLError as e:
+            raise LexiconError(f"lexicon file {language}/{entry.name} is not valid YAML: {e}") from None
         if not isinstance(data, dict):
             raise LexiconError(f"lexicon file lang/{language}/{entry.name} must be a mapping of lists and tables")
         sections[entry.name[: -len(".yaml")]] = data

@@ -50,6 +50,9 @@ class LegalAtomsOptions(Options):
     same_heading: float = Field(1.0, ge=0.0, description="logit weight of heading agreement in [-1, 1]")
     same_atoms: float = Field(1.0, ge=0.0, description="logit weight of shared topic-bearing atom groups in [0, 1]")
     same_verbs: float = Field(1.0, ge=0.0, description="logit lowered when the two clauses' modal verbs share no action")
+    verbs_below: float = Field(0.8, ge=0.0, le=1.0, description=(
+        "same_verbs applies only below this overlap of the two clauses' words (all of them): a clause that "
+        "differs in little but its verb is the same matter with a changed act"))
     lexical_weight: float = Field(1.0, ge=0.0, description="weight of topic-word overlap in the evidence")
     semantic_weight: float = Field(0.5, ge=0.0, description="weight of the retrieval cosine in the evidence")
     similarity_low: float = Field(0.25, ge=-1.0, le=1.0, description="cosine that counts as no semantic evidence")
@@ -110,7 +113,9 @@ class LegalAtomsJudge(Judge):
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         shared = atom_overlap(ref, inp)
-        verbs = verb_disjoint(ref, inp)
+        # clauses that differ in little but their verb are one matter with a changed act, not two matters
+        same_words = dice(frozenset(w for w, _, _ in ref.words), frozenset(w for w, _, _ in inp.words))
+        verbs = verb_disjoint(ref, inp) if same_words < o.verbs_below else 0.0
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
         differs, per_type = p_differs(diffs, lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),

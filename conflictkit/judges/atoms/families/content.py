@@ -56,6 +56,7 @@ def _vocabulary(lex: Lexicon) -> _Vocabulary:
         known = set()
         for name in ("negators", "modals", "exceptions", "conditions", "quantifiers", "scope_words", "qualifiers"):
             known |= lex.words(f"words.{name}")
+        numbers = lex.words("numbers.units") | lex.words("numbers.scales") | lex.words("numbers.ordinals")
         for side in lex.get("parties.sides").values():
             known |= {w for name in side for w in name.split()}
         known |= set(lex.get("parties.own_roles"))
@@ -64,6 +65,8 @@ def _vocabulary(lex: Lexicon) -> _Vocabulary:
             for w in line.split():
                 doublets.setdefault(w, set()).update(set(line.split()) - {w})
         filler = lex.words("content.filler")
+        # number words are compared as numbers (or are a cross-reference: "Schedule One"), never as content
+        filler = filler | numbers
         return _Vocabulary(filler | {root(w) for w in filler}, lex.words("content.pronouns"), frozenset(known),
                            frozenset(frozenset(p) for p in lex.get("content.not_typos")),
                            {k: frozenset(v) for k, v in doublets.items()})
@@ -130,7 +133,7 @@ def _osa(x: str, y: str) -> int:
 
 
 _PREFIXES = ("un", "in", "im", "il", "ir", "non", "dis", "de", "re", "sub", "co")
-_AGENT_SUFFIXES = ("or", "ee", "er", "ant", "ent", "ing", "ed", "s")
+_AGENT_SUFFIXES = ("or", "ee", "er", "ant", "ent")
 
 
 def _related_forms(x: str, y: str) -> bool:
@@ -182,8 +185,12 @@ def is_typo(x: str, y: str, lex: Lexicon) -> bool:
 def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Correction]:
     """Typo fixes between the two clauses, as corrections of the reference's text."""
     a, b = ref.words, inp.words
+    kept, _ = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER or a == b:
+        return []
+    raw = SequenceMatcher(None, [w for w, _, _ in a], [w for w, _, _ in b], autojunk=False).get_opcodes()
     fixes = []
-    for tag, i1, i2, j1, j2 in context.fact("content.alignment")[1]:
+    for tag, i1, i2, j1, j2 in raw:
         if tag != "replace" or max(i2 - i1, j2 - j1) > 2:
             continue
         old, new = "".join(w for w, _, _ in a[i1:i2]), "".join(w for w, _, _ in b[j1:j2])
@@ -258,13 +265,15 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
     removed_all = [w for w in removed_all if not _doubled_up(w, a, vocab)]
     added_all = [w for w in added_all if not _doubled_up(w, b, vocab)]
     removed_at, added_at = {w[1] for w in removed_all}, {w[1] for w in added_all}
-    diffs = []
-    for _, i1, i2, j1, j2 in ops:
-        removed = [w for w in a[i1:i2] if w[1] in removed_at]
-        added = [w for w in b[j1:j2] if w[1] in added_at]
-        if removed or added:
-            diffs.append(_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab))
-    return diffs
+    stretches = [([w for w in a[i1:i2] if w[1] in removed_at], [w for w in b[j1:j2] if w[1] in added_at], (i1, i2, j1, j2))
+                 for _, i1, i2, j1, j2 in ops]
+    stretches = [s for s in stretches if s[0] or s[1]]
+    if sum(bool(removed and added) for removed, added, _ in stretches) > 1:
+        # several words swapped: another act on another object ("discontinuing a service" / "raising a price"),
+        # a different clause or a rewording, which P(same matter) and the residual weigh; one swap is an edit
+        stretches = [s for s in stretches if not (s[0] and s[1])]
+    return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
+            for removed, added, (i1, i2, j1, j2) in stretches]
 
 
 def _trim(words: tuple[Word, ...], lo: int, hi: int, vocab: _Vocabulary) -> tuple[int, int]:
