@@ -35,6 +35,7 @@ _STOP_LOOKBACK = {".", ";", ":", ",", "if", "where", "when", "unless", "that", "
 _SKIP_TO_VERB = {"not", "be", "have", "been", "also", "only", "at", "all", "times", "in", "no", "event", "then",
                  "thereafter", "to", "for", "from", "the", "a", "an", "its", "their", "any", "under", "circumstances",
                  "hereby", "thereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
+_POSSESSIVES = {"its", "their", "his", "her", "our", "your", "my"}
 _APPOSITIVE = re.compile(r"\bas\s+(?:the\s+|a\s+)?$")
 _JUST_THE = re.compile(r"\s*(?:the\s+)?")
 
@@ -249,7 +250,10 @@ class _Scanner:
     def negation_atoms(self) -> list[Atom]:
         atoms = []
         for i, t in enumerate(self.tokens):
-            if t.word in self.w.fail and self.word(i + 1) == "to":  # "fails to cure" == "does not cure"
+            # "fails to cure" == "does not cure"; the noun only with its party ("the Buyer's failure to inspect"):
+            # "any delay or failure to perform" names an event and negates nothing
+            owned = t.word != "failure" or self.word(i - 1).endswith("'s") or self.word(i - 1) in _POSSESSIVES
+            if t.word in self.w.fail and self.word(i + 1) == "to" and owned:
                 verb_i = self._verb(i + 2)
                 if verb_i is not None:
                     atoms.append(Atom("negation", "negation", "not", self.text[t.start:self.tokens[verb_i].end],
