@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from pydantic import Field, create_model, field_validator
 
+from conflictkit.filters.rules import non_binding_reason
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
 from conflictkit.judges.atoms.family import families
@@ -28,8 +29,9 @@ from conflictkit.stages import Comparison, Judge, Options
 
 def _difference_weights() -> type[Options]:
     """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
-    fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what))
-              for family in families() for name, (default, what) in family.weights.items()}
+    weights = {name: spec for family in families() for name, spec in family.weights.items()}
+    weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
+    fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
     return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
                         __doc__="How strongly each kind of difference means the clauses differ in effect "
                                 "(noisy-OR weights), gathered from the atom families.", **fields)
@@ -109,6 +111,14 @@ class LegalAtomsJudge(Judge):
              inp: ClauseAtoms) -> Judgement:
         o = self.options
         diffs = compare(ref, inp, load(o.language))
+        non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
+                       if (why := non_binding_reason(c.text, c.heading)) is not None]
+        if non_binding:
+            # a summary, a banner or a change log binds no one: it cannot change what the other clause says
+            # (the rules filter keeps such text out of a comparison; pairs judged on their own get here)
+            side, why = non_binding[0]
+            diffs = [Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
+                                inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")]
         lexical = dice(ref.stems, inp.stems)
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
@@ -117,7 +127,7 @@ class LegalAtomsJudge(Judge):
         same_words = dice(frozenset(w for w, _, _ in ref.words), frozenset(w for w, _, _ in inp.words))
         verbs = verb_disjoint(ref, inp) if same_words < o.verbs_below else 0.0
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
-        differs, per_type = p_differs(diffs, lexical, o)
+        differs, per_type = p_differs(diffs, 1.0 if non_binding else lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),
                    "atom_overlap": round(shared, 4), "differences": float(len(diffs)), "verbs_disjoint": verbs}
         if sem is not None:

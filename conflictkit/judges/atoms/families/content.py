@@ -163,6 +163,11 @@ def _doubled(x: str, y: str) -> bool:
         long_[k] == long_[k - 1] and long_[:k] + long_[k + 1:] == short for k in range(1, len(long_)))
 
 
+def _single(word: str) -> str:
+    """The word with each run of one letter written once: "committee" -> "comite"."""
+    return "".join(c for k, c in enumerate(word) if k == 0 or c != word[k - 1])
+
+
 def is_typo(x: str, y: str, lex: Lexicon) -> bool:
     """Whether ``x`` and ``y`` (lower-cased words) read as one word and its misspelling."""
     vocab = _vocabulary(lex)
@@ -173,6 +178,8 @@ def is_typo(x: str, y: str, lex: Lexicon) -> bool:
     distance = _osa(x, y)
     if distance == 1 and (len(x) == len(y) and sorted(x) == sorted(y) or _doubled(x, y)):
         return True  # "recieve" / "receive", "untill" / "until"
+    if distance <= 2 and min(len(x), len(y)) >= 5 and _single(x) == _single(y):
+        return True  # a doubled letter in the wrong place: "refferal" / "referral", "comitee" / "committee"
     if min(len(x), len(y)) < 6 and not ({x, y} & vocab.known):
         return False  # short real words one letter apart are often different words ("sell" / "tell")
     if (x in vocab.known) != (y in vocab.known):  # a misspelt word of meaning: "expect" / "except"
