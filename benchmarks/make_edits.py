@@ -56,6 +56,33 @@ EDITS = [
          "If a party does not enforce a provision, that does not waive its right to enforce the provision later.",
          None, "If a party does not enforce a provision, that does not waive its right",
          "same meaning, reworded: must not be flagged"),
+    # content edits in operative text (issue 12)
+    Edit("add-list-item", "(a) sell, resell, rent or lease the Services to any third party;",
+         "(a) sell, resell, rent, lease or sublicense the Services to any third party;",
+         "deviation", "sell, resell, rent, lease or sublicense the Services", "'sublicense' added to the prohibited acts"),
+    Edit("drop-list-item", "(d) interfere with or disrupt the integrity", "(d) interfere with the integrity",
+         "deviation", "interfere with the integrity", "'disrupt' cut from the prohibited acts"),
+    Edit("trigger-swap", "upon becoming aware of any such access", "upon confirming any such access",
+         "deviation", "upon confirming any such access", "the duty to notify starts on confirmation, not on awareness"),
+    Edit("duty-dropped", "Provider shall notify Customer without undue delay", "Provider notifies Customer without undue delay",
+         "deviation", "Provider notifies Customer without undue delay", "a duty to notify becomes a description"),
+    Edit("formality-dropped", "notifies Provider of the dispute in writing before the due date",
+         "notifies Provider of the dispute before the due date",
+         "deviation", "notifies Provider of the dispute before the due date", "'in writing' dropped from the dispute notice"),
+    Edit("typo", "Except as expressly stated in this Agreement", "Expect as expressly stated in this Agreement",
+         None, "Expect as expressly stated", "a typo, no change of meaning: must not be flagged"),
+    # non-binding text printed with the terms: never a finding
+    Edit("update-banner", "**Company template, version 3.2 (Customer paper)**",
+         "**Company template, version 3.2 (Customer paper)**\n\nWe have updated this template. The new version takes "
+         "effect on March 1, 2027.", None, "We have updated this template.", "an update banner: must not be flagged"),
+    Edit("summary", "(e) access the Services in order to build a competing product.",
+         "(e) access the Services in order to build a competing product.\n\nIn short: do not resell the Services, "
+         "copy their code or use them to build a rival product.",
+         None, "In short: do not resell the Services", "a plain-language summary: must not be flagged"),
+    Edit("change-log", "## Signatures",
+         "## Change log\n\n- 2026-11-02: Clarified the notice period for security incidents.\n\n"
+         "- 2026-06-15: Added the publicity clause.\n\n## Signatures",
+         None, "2026-11-02: Clarified the notice period", "a change log: must not be flagged"),
 ]
 
 

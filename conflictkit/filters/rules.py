@@ -3,7 +3,10 @@
 Reasons, checked in this order: the segmenter's own kinds ("heading", "signature"); definitions are
 never flagged; "page artefact" (page numbers, running headers and footers repeated on every page);
 "table of contents"; "boilerplate" ("[Signature page follows]"); "drafting note" ("[Drafting note:
-...]"); "footnote" (a markdown "[^1]: ..." definition); "blank form field" ("Name: ______",
+...]"); non-binding text printed with the terms: "non-binding summary" ("In short: ...", a "Short
+version" column, a section headed "Plain English"), "change log" (a "Revision history" section, "v2.1
+(2024-03-01): Updated section 4"), "update banner" ("We've updated our Terms; the new version takes
+effect on 1 May"), "editor's note"; "footnote" (a markdown "[^1]: ..." definition); "blank form field" ("Name: ______",
 "[insert date]", "{effective_date}", "Effective Date:" with no value); "cover page field" (who signs
 and where to send notices, a "Last updated" stamp). Operative clauses get None.
 """
@@ -44,6 +47,37 @@ _TOC_TITLE = re.compile(r"^(?:table\s+of\s+contents|contents|index|toc)\.?$", re
 _TOC_ENTRY = re.compile(r"(?:\.{3,}|\s[.\u2026 ]{3,}|\t)\s*\d{1,4}$|\s\d{1,4}$")
 _WORD = re.compile(r"[A-Za-z0-9]")
 
+# Non-binding text printed with the terms: plain-language summaries, change logs, update banners, notes.
+_SUMMARY_LABEL = (r"(?:the\s+)?short\s+version|in\s+short|in\s+brief|in\s+plain\s+(?:english|language|terms)"
+                  r"|plain[\s-]+(?:english|language)(?:\s+summary)?|tl;?\s?dr|in\s+a\s+nutshell|the\s+gist"
+                  r"|what\s+this\s+means(?:\s+for\s+you)?|summary(?:\s+\(not\s+(?:legally\s+)?binding\))?"
+                  r"|(?:non-binding|informal)\s+summary|key\s+points")
+_SUMMARY_TEXT = re.compile(rf"^[\s>|*_#(\[]*(?:{_SUMMARY_LABEL})\s*[\]):.\u2013\u2014-]\s*\S", re.IGNORECASE)
+_SUMMARY_HEADING = re.compile(rf"^\W*(?:{_SUMMARY_LABEL})\W*$|\bnot\s+(?:legally\s+)?binding\b", re.IGNORECASE)
+_SELF_NON_BINDING = re.compile(r"\bthis\s+(?:summary|column|overview|explanation)\s+(?:is|are)\s+(?:provided\s+)?"
+                               r"(?:for\s+(?:information|convenience)(?:\s+only)?|not\s+(?:legally\s+)?binding)", re.IGNORECASE)
+_CHANGE_LOG_HEADING = re.compile(
+    r"^\W*(?:change\s*log|revision\s+history|version\s+history|document\s+history|summary\s+of\s+changes"
+    r"|what'?s\s+(?:new|changed)|what\s+changed|release\s+notes|recent\s+changes|amendment\s+history)\W*$",
+    re.IGNORECASE)
+_CHANGE_LOG_ENTRY = re.compile(
+    r"^[\s*\-|]*(?:v(?:ersion)?\s*\d+(?:\.\d+)*|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})"
+    r"\s*(?:\([^)]{0,40}\))?\s*[:|\u2013\u2014-]\s*(?:updated|added|removed|clarified|changed|revised|amended|deleted|"
+    r"new|fixed|corrected|moved|renamed|reworded|introduced)\b", re.IGNORECASE)
+_UPDATE_BANNER = re.compile(
+    r"\bwe(?:'ve|\s+have)?\s+(?:recently\s+)?(?:updated|changed|revised)\s+(?:our|these|this|the)\b"
+    r"|\b(?:these|our|this)\s+(?:terms|policy|agreement|notice)[^.]{0,40}\b(?:were|was|have\s+been|has\s+been)\s+"
+    r"(?:last\s+)?(?:updated|revised|changed)\b"
+    r"|\b(?:new|updated|revised)\s+(?:version\s+of\s+(?:these|this|our)\s+\w+|terms|policy)[^.]{0,60}"
+    r"\b(?:takes?|will\s+take|comes?\s+into|will\s+come\s+into|goes?\s+into|will\s+go\s+into)\s+(?:effect|force)\b",
+    re.IGNORECASE)
+_CONCRETE_DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|where|unless|each\s+time)\b", re.IGNORECASE)
+_EDITOR_NOTE = re.compile(r"^[\[(*_]*\s*(?:editor'?s|editorial|explanatory|guidance|practice|reader'?s|author'?s)\s+"
+                          r"(?:note|comment)s?\b|^[\[(]\s*note\s*:", re.IGNORECASE)
+
 
 class RulesFilterOptions(Options):
     """Options of the rules filter."""
@@ -57,7 +91,7 @@ class RulesFilter(Filter):
 
     name = "rules"
     Options = RulesFilterOptions
-    version = "1"
+    version = "2"
 
     def flag(self, clauses: Sequence[Clause]) -> list[str | None]:
         """One reason (or None for an operative clause) per clause, in order."""
@@ -87,6 +121,9 @@ class RulesFilter(Filter):
             return "boilerplate"
         if _DRAFTING_NOTE.match(text):
             return "drafting note"
+        non_binding = non_binding_reason(text, clause.heading)
+        if non_binding is not None:
+            return non_binding
         if _FOOTNOTE.match(text):
             return "footnote"
         if blank_form_field(text):
@@ -100,6 +137,21 @@ class RulesFilter(Filter):
             return False
         # a repeated sentence ("Reserved.") or a repeated field may be content; a repeated label is not
         return not _has_modal(text) and not text.endswith((".", ":", ";")) and _WORD.search(text) is not None
+
+
+def non_binding_reason(text: str, heading: str | None = None) -> str | None:
+    """Why a text printed with the terms binds no one, or None: a plain-language summary ("In short:
+    ...", a "Short version" column, a section headed "Summary (not binding)"), a change-log entry,
+    an update banner ("We've updated our Terms; the new version takes effect on 1 May"), an editor's note."""
+    if _SUMMARY_TEXT.match(text) or _SELF_NON_BINDING.search(text) or (heading and _SUMMARY_HEADING.search(heading)):
+        return "non-binding summary"
+    if _CHANGE_LOG_ENTRY.match(text) or (heading and _CHANGE_LOG_HEADING.match(heading)):
+        return "change log"
+    if len(text) <= 300 and _UPDATE_BANNER.search(text) and _CONCRETE_DATE.search(text) and not _CONDITIONAL.search(text):
+        return "update banner"  # "If we update these Terms, the new version takes effect..." is operative
+    if _EDITOR_NOTE.match(text):
+        return "editor's note"
+    return None
 
 
 def _has_modal(text: str) -> bool:

@@ -148,3 +148,56 @@ def test_drafting_notes_and_footnotes():
     assert flags("[Drafting Note: delete this clause if no data is processed.]", "Note to draft: confirm the cap.",
                  "[^1]: The cap excludes indemnities.", "Notes on payment are set out below.") == [
         "drafting note", "drafting note", "footnote", None]
+
+
+@pytest.mark.parametrize(
+    ("text", "heading", "reason"),
+    [
+        ("In short: you can cancel whenever you like and we will refund the unused part of your plan.", None,
+         "non-binding summary"),
+        ("Short version - we keep your files for 30 days after you close your account.", None, "non-binding summary"),
+        ("| TL;DR: we may end your account if you break these rules. |", None, "non-binding summary"),
+        ("You own what you upload; we only use it to run the service.", "Plain English", "non-binding summary"),
+        ("We will not sell your data.", "Summary (not legally binding)", "non-binding summary"),
+        ("This summary is provided for information only and does not form part of the Terms.", None, "non-binding summary"),
+        ("v2.3 (2024-02-01): Updated the section on refunds.", None, "change log"),
+        ("March 3, 2025 - Clarified how we handle account deletion.", None, "change log"),
+        ("Section 7 now explains data retention in more detail.", "Revision history", "change log"),
+        ("We've updated our Terms of Service. The new version takes effect on 1 June 2025.", None, "update banner"),
+        ("These Terms were last updated on March 14, 2024.", None, "update banner"),
+        ("Editorial note: clause numbering follows the 2019 edition.", None, "editor's note"),
+        ("[Note: the figures below are illustrative.]", None, "editor's note"),
+    ],
+)
+def test_non_binding_text_is_flagged_with_its_reason(text, heading, reason):
+    c = clause(text).model_copy(update={"heading": heading})
+    assert RulesFilter().flag([c]) == [reason]
+
+
+@pytest.mark.parametrize(
+    ("text", "heading"),
+    [
+        ("We may change these Terms by giving you 30 days' notice; the updated Terms take effect on the date in that notice.",
+         "Changes to these Terms"),
+        ("If we have changed these Terms, we will tell you by email before 1 June 2025.", None),
+        ("The Customer shall pay the Fees set out in the Summary of Key Terms.", "Fees"),
+        ("Provider shall summarise each incident in a short report within five days.", "Incidents"),
+        ("Version 2 of the Software shall be delivered by 1 March 2025.", "Delivery"),
+        ("Headings are for convenience only and do not affect the interpretation of this Agreement.", "Interpretation"),
+    ],
+)
+def test_operative_text_that_talks_about_summaries_or_changes_is_not_flagged(text, heading):
+    c = clause(text).model_copy(update={"heading": heading})
+    assert RulesFilter().flag([c]) == [None]
+
+
+def test_a_segmented_document_flags_its_summary_column_change_log_and_banner():
+    text = ("# Terms of Service\n\nWe've updated these Terms. The new version takes effect on 1 July 2025.\n\n"
+            "## 1. Your account\n\nYou must keep your password secret and tell us promptly of any misuse.\n\n"
+            "In short: keep your password safe.\n\n"
+            "## Change log\n\n- 2025-05-01: Added the section on passwords.\n")
+    flagged = dict(segmented_flags(text))
+    assert flagged["You must keep your password secret and tell us promptly of any misuse."] is None
+    assert flagged["In short: keep your password safe."] == "non-binding summary"
+    assert flagged["We've updated these Terms. The new version takes effect on 1 July 2025."] == "update banner"
+    assert [r for t, r in flagged.items() if "2025-05-01" in t] == ["change log"]

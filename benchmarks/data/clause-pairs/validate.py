@@ -13,12 +13,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-CONFLICT = ["negation", "modal", "number", "date", "party", "jurisdiction", "scope", "qualifier", "context"]
-CONSISTENT = ["paraphrase", "format", "unrelated"]
+CONFLICT = ["negation", "modal", "number", "date", "party", "jurisdiction", "scope", "qualifier", "context",
+            "list-edit", "trigger", "duty"]
+CONSISTENT = ["paraphrase", "format", "unrelated", "typo", "non-binding"]
 MINIMUM = {  # category: (tune, report)
     "negation": (10, 15), "modal": (10, 15), "number": (10, 15), "date": (6, 10), "party": (8, 12),
     "jurisdiction": (6, 10), "scope": (8, 12), "qualifier": (8, 12), "context": (6, 10),
     "paraphrase": (14, 20), "format": (10, 14), "unrelated": (10, 14),
+    "list-edit": (6, 8), "trigger": (6, 8), "duty": (6, 8), "typo": (6, 8), "non-binding": (6, 8),
 }
 SPLITS = ["tune", "report"]
 REQUIRED = {"id", "category", "label", "reference", "input"}

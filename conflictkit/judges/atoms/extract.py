@@ -1,9 +1,11 @@
 """Extract every atom of a clause, each family claiming its words before the next reads them.
 
-Order matters and is deliberate: dates, then numbers (whose comparators claim the "not" of "not
-less than"), then idioms that hold a negator but negate nothing, then places, then modality
-(which absorbs "shall not", "Neither party shall"), then the free negations left, then
-qualifiers, exceptions and scope words.
+The order is each family's ``claims`` (see :mod:`conflictkit.judges.atoms.family`) and is
+deliberate: dates, then numbers (whose comparators claim the "not" of "not less than"), then
+idioms that hold a negator but negate nothing, then places, then modality (which absorbs "shall
+not", "Neither party shall"), then the free negations left, then qualifiers, exceptions and scope
+words. Two rewrites then read across families: "ensure that no X" is a prohibition, and "shall
+not X except Y" is read as "may X only Y".
 """
 
 from __future__ import annotations
@@ -12,17 +14,10 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from conflictkit.judges.atoms.modal import extract_modal_and_negation
-from conflictkit.judges.atoms.numbers import (
-    extract_calendar_words,
-    extract_currencies,
-    extract_dates,
-    extract_frequencies,
-    extract_numbers,
-)
-from conflictkit.judges.atoms.phrases import extract_idioms, extract_phrases
-from conflictkit.judges.atoms.places import extract_places
 from conflictkit.judges.atoms.text import Atom, Mask, content_stems, lowered
+from conflictkit.lexicon import DEFAULT_LANGUAGE, load
+
+_WORD_TOKENS = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -44,22 +39,36 @@ class ClauseAtoms:
             groups.setdefault(a.family, []).append(a)
         return {k: tuple(v) for k, v in groups.items()}
 
+    @cached_property
+    def words(self) -> tuple[tuple[str, int, int], ...]:
+        """Lower-cased words and numbers with their spans, read once per clause (content edits diff them)."""
+        return tuple((m.group(), m.start(), m.end()) for m in _WORD_TOKENS.finditer(self.text.lower()))
 
-@lru_cache(maxsize=16384)
-def extract(text: str) -> ClauseAtoms:
+    @cached_property
+    def in_atom(self) -> bytearray:
+        """1 for each character an atom covers ("thirty (30)", "EUR", "per cent"): compared as atoms."""
+        covered = bytearray(len(self.text) + 1)
+        for atom in self.atoms:
+            # a negation spans the verb it negates ("not to submit"): the verb is still a word of the clause
+            start = min(atom.start, int(atom.attr("cmp_start", str(atom.start))))  # "no later than 30 days after"
+            end = max(atom.end, int(atom.attr("dir_end", "0")))
+            if atom.family == "negation" and atom.attr("negator"):
+                end = atom.start + len(atom.attr("negator"))
+            covered[start:end] = b"\x01" * (end - start)
+        return covered
+
+
+@lru_cache(maxsize=65536)
+def extract(text: str, language: str = DEFAULT_LANGUAGE) -> ClauseAtoms:
     """All atoms of one clause text (normalized, flattened). Cached: clauses recur across pairs."""
+    from conflictkit.judges.atoms.family import families
+
+    lexicon = load(language)
     low = lowered(text)
     mask = Mask(len(text))
     atoms: list[Atom] = []
-    atoms += extract_dates(text, low, mask)
-    atoms += extract_calendar_words(text, low, mask)
-    atoms += extract_numbers(text, low, mask)
-    atoms += extract_frequencies(text, low, mask)
-    atoms += extract_currencies(text, low, mask)
-    atoms += extract_idioms(text, low, mask)
-    atoms += extract_places(text, low, mask)
-    atoms += extract_modal_and_negation(text, low, mask)
-    atoms += extract_phrases(text, low, mask)
+    for family in families():
+        atoms += family.extract(text, lexicon, mask)
     atoms.sort(key=lambda a: (a.start, a.end))
     atoms = _ensure_not(atoms, low)
     return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(_blank(low, atoms))))

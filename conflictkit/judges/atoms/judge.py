@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from pydantic import Field
+from pydantic import Field, create_model, field_validator
 
+from conflictkit.filters.rules import non_binding_reason
 from conflictkit.judges.atoms.compare import Difference, compare
-from conflictkit.judges.atoms.extract import extract
+from conflictkit.judges.atoms.extract import ClauseAtoms, extract
+from conflictkit.judges.atoms.family import families
 from conflictkit.judges.atoms.score import (
     atom_overlap,
     compete,
@@ -20,48 +22,29 @@ from conflictkit.judges.atoms.score import (
     semantic,
     verb_disjoint,
 )
+from conflictkit.lexicon import languages, load
 from conflictkit.model import CandidatePair, Clause, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
 
-def _w(default: float, what: str) -> float:
-    return Field(default, ge=0.0, le=1.0, description=what)
+def _difference_weights() -> type[Options]:
+    """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
+    weights = {name: spec for family in families() for name, spec in family.weights.items()}
+    weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
+    fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
+    return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
+                        __doc__="How strongly each kind of difference means the clauses differ in effect "
+                                "(noisy-OR weights), gathered from the atom families.", **fields)
 
 
-class DifferenceWeights(Options):
-    """How strongly each kind of difference means the clauses differ in effect (noisy-OR weights)."""
-
-    negation: float = _w(0.93, "a negation added or dropped; shall <-> shall not; may <-> may not")
-    modality: float = _w(0.85, "obligation <-> permission, prohibition <-> no obligation...")
-    modality_presence: float = _w(0.2, "a modal on one side with no counterpart (often rewording)")
-    party: float = _w(0.9, "the party that acts is on the other side of the deal")
-    party_mutuality: float = _w(0.85, "a mutual duty becomes one party's, or the reverse")
-    party_presence: float = _w(0.35, "a party named on one side only")
-    number: float = _w(0.93, "an amount, percentage, duration or count changed")
-    number_presence: float = _w(0.75, "a number on one side only")
-    frequency_presence: float = _w(0.6, "a frequency or a currency on one side only")
-    comparator: float = _w(0.85, "at least <-> at most, within <-> after, prior to <-> after")
-    comparator_presence: float = _w(0.25, "a comparator or direction on one side only")
-    date: float = _w(0.9, "a date changed")
-    date_presence: float = _w(0.6, "a date on one side only")
-    governing_law: float = _w(0.93, "the governing law changed")
-    jurisdiction: float = _w(0.9, "the venue, courts or arbitral institution changed")
-    forum: float = _w(0.85, "arbitration <-> courts")
-    place_presence: float = _w(0.7, "a place on one side only")
-    qualifier: float = _w(0.8, "prior, written, reasonable, material, sole discretion, gross negligence...")
-    qualifier_minor: float = _w(0.35, "promptly, immediately, good faith, mutual")
-    exception: float = _w(0.78, "unless / except / subject to / provided that / only on one side")
-    scope: float = _w(0.9, "exclusive <-> non-exclusive, worldwide <-> a country, revocable <-> irrevocable...")
-    scope_presence: float = _w(0.85, "a scope word (perpetual, irrevocable, exclusive...) on one side only")
-    scope_minor: float = _w(0.3, "including / excluding on one side only")
-    content: float = _w(0.75, "words cut from (or added to) a clause that is otherwise the same, no atom changed")
-    quantity: float = _w(0.8, "all <-> some")
+DifferenceWeights = _difference_weights()
 
 
 class LegalAtomsOptions(Options):
     """Options of the legal-atoms judge; the formulas are in :mod:`conflictkit.judges.atoms.score`."""
 
-    weights: DifferenceWeights = DifferenceWeights()
+    weights: DifferenceWeights = DifferenceWeights()  # type: ignore[valid-type]
+    language: str = Field("en", description="the lexicon the atoms are read with (conflictkit/judges/atoms/lang/<language>/)")
     floor: float = Field(0.03, ge=0.0, le=1.0, description="P(differs) of clauses with no difference found")
     residual: float = Field(0.3, ge=0.0, le=0.6, description="P(differs) added by rewording no atom explains, times 1 - overlap")
     same_bias: float = Field(-2.7, description="logit of P(same) with no evidence")
@@ -69,6 +52,9 @@ class LegalAtomsOptions(Options):
     same_heading: float = Field(1.0, ge=0.0, description="logit weight of heading agreement in [-1, 1]")
     same_atoms: float = Field(1.0, ge=0.0, description="logit weight of shared topic-bearing atom groups in [0, 1]")
     same_verbs: float = Field(1.0, ge=0.0, description="logit lowered when the two clauses' modal verbs share no action")
+    verbs_below: float = Field(0.8, ge=0.0, le=1.0, description=(
+        "same_verbs applies only below this overlap of the two clauses' words (all of them): a clause that "
+        "differs in little but its verb is the same matter with a changed act"))
     lexical_weight: float = Field(1.0, ge=0.0, description="weight of topic-word overlap in the evidence")
     semantic_weight: float = Field(0.5, ge=0.0, description="weight of the retrieval cosine in the evidence")
     similarity_low: float = Field(0.25, ge=-1.0, le=1.0, description="cosine that counts as no semantic evidence")
@@ -78,6 +64,13 @@ class LegalAtomsOptions(Options):
         "how much a clause's far better counterpart lowers P(same) of its other pairs "
         "(P(same) *= 1 - competition * gap); 0 judges every pair alone"))
     max_reasons: int = Field(8, ge=1, description="reasons kept per pair, strongest first")
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in languages():
+            raise ValueError(f"no lexicon for language {value!r} (available: {', '.join(languages())})")
+        return value
 
 
 class LegalAtomsJudge(Judge):
@@ -93,25 +86,48 @@ class LegalAtomsJudge(Judge):
     version: ClassVar[str] = "2"
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
-        judgements = [self._one(p, comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id))
-                      for p in pairs]
+        # each clause is read once per call, however many pairs it is in (the extraction cache is
+        # bounded; a 16k-clause document would otherwise be re-read pair after pair)
+        read: dict[tuple[str, str], ClauseAtoms] = {}
+
+        def atoms(side: str, clause: Clause) -> ClauseAtoms:
+            key = (side, clause.id)
+            if key not in read:
+                read[key] = extract(clause.text, self.options.language)
+            return read[key]
+
+        judgements = []
+        for p in pairs:
+            ref_clause, inp_clause = comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id)
+            judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause)))
         return compete(judgements, self.options.competition, self.options.same_exponent)
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:
         """Judge one pair given its two clauses directly."""
-        return self._one(pair, reference, input)
+        language = self.options.language
+        return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language))
 
-    def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause) -> Judgement:
+    def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause, ref: ClauseAtoms,
+             inp: ClauseAtoms) -> Judgement:
         o = self.options
-        ref, inp = extract(ref_clause.text), extract(inp_clause.text)
-        diffs = compare(ref, inp)
+        diffs = compare(ref, inp, load(o.language))
+        non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
+                       if (why := non_binding_reason(c.text, c.heading)) is not None]
+        if non_binding:
+            # a summary, a banner or a change log binds no one: it cannot change what the other clause says
+            # (the rules filter keeps such text out of a comparison; pairs judged on their own get here)
+            side, why = non_binding[0]
+            diffs = [Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
+                                inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")]
         lexical = dice(ref.stems, inp.stems)
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         shared = atom_overlap(ref, inp)
-        verbs = verb_disjoint(ref, inp)
+        # clauses that differ in little but their verb are one matter with a changed act, not two matters
+        same_words = dice(frozenset(w for w, _, _ in ref.words), frozenset(w for w, _, _ in inp.words))
+        verbs = verb_disjoint(ref, inp) if same_words < o.verbs_below else 0.0
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
-        differs, per_type = p_differs(diffs, lexical, o)
+        differs, per_type = p_differs(diffs, 1.0 if non_binding else lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),
                    "atom_overlap": round(shared, 4), "differences": float(len(diffs)), "verbs_disjoint": verbs}
         if sem is not None:

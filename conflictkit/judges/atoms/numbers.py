@@ -226,6 +226,10 @@ _MONTH_ALONE = re.compile(
 )
 
 
+_PERIOD_UNITS = {"day", "week", "month", "quarter", "year"}
+_ORDINAL_AFTER = re.compile(r"\s+(?:after|following)\b")
+
+
 def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     """Dates named without a full date: "the fifteenth day of each month", "the end of March",
     "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
@@ -235,6 +239,16 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
             continue
         n = int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o")]
         unit = m.group("u").replace("installment", "instalment")
+        after = _ORDINAL_AFTER.match(low, m.end())
+        if n > 0 and unit in _PERIOD_UNITS and after:
+            # "the first Business Day after deposit" == "one (1) Business Day after deposit": the n-th
+            # period after an event ends where n periods after it do
+            value, period = _duration_unit(low[m.end("o") if m.group("o") else m.end("d") + 2:m.end()], n)
+            atoms.append(Atom("number", "duration", f"duration:{_fmt(value)}:{period}", text[m.start():m.end()],
+                              m.start(), m.end(), attrs=(("cmp", ""), ("dir", "after"), ("cmp_start", str(m.start())),
+                                                         ("dir_end", str(after.end())))))
+            mask.take(after.start(), after.end())
+            continue
         atoms.append(Atom("date", "date", f"ordinal:{n}:{unit}", text[m.start():m.end()], m.start(), m.end()))
     for pattern, key in ((_WEEKDAY, lambda m: "weekday:" + m.group("w").lower()),
                          (_QUARTER, lambda m: "quarter:" + m.group("q")),
@@ -360,6 +374,8 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
     mask.take(cmp_start if cmp else start, end)
     key = f"{kind}:{_fmt(value)}:{unit}"
     attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    if d:
+        attrs += (("dir_end", str(d.end("dir"))),)  # quoted with the number: "14 days after" / "14 days before"
     return Atom("number", kind, key, text[start:end], start, end, attrs=attrs)
 
 

@@ -13,31 +13,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SIDES: dict[str, tuple[str, ...]] = {
-    "supplier": (
-        "service provider", "provider", "supplier", "vendor", "seller", "licensor", "contractor", "consultant",
-        "lessor", "landlord", "franchisor", "lender", "disclosing party", "discloser", "processor",
-        "sub-processor", "subprocessor", "manufacturer", "developer", "employee", "we", "us", "our",
-    ),
-    "receiver": (
-        "customer", "client", "buyer", "purchaser", "licensee", "subscriber", "lessee", "tenant", "franchisee",
-        "borrower", "receiving party", "recipient", "controller", "employer", "distributor", "reseller",
-        "you", "your",
-    ),
-    "both": (
-        "each party", "either party", "both parties", "the parties", "neither party", "each of the parties",
-        "either of the parties", "neither of the parties", "any party", "a party", "the party hereto",
-    ),
-    "company": ("company",),
-}
-# Parties with no fixed side in a supply deal: each is its own role.
-_OWN_ROLES = ("guarantor", "agent", "principal", "investor", "shareholder", "trustee", "owner", "operator", "sponsor",
-              "institution", "investigator", "author", "publisher", "artist", "producer", "partner", "member",
-              "subcontractor", "carrier", "shipper", "consignee", "insurer", "insured", "executive", "bank")
-SIDE_OF: dict[str, str] = {name: side for side, names in _SIDES.items() for name in names} | {n: n for n in _OWN_ROLES}
-_PATTERN = re.compile(
-    r"\b(?:" + "|".join(re.escape(n) for n in sorted(SIDE_OF, key=len, reverse=True)) + r")\b(?!-)"
-)
+from conflictkit.lexicon import Lexicon, load
+
+def sides(lex: Lexicon) -> dict[str, str]:
+    """Party name -> side of the deal (``parties.yaml``): supplier, receiver, both, or a role of its own."""
+    def build() -> dict[str, str]:
+        table = lex.section("parties")
+        own = {n: n for n in table["own_roles"]}  # no fixed side in a supply deal: each is its own role
+        return {name: side for side, names in table["sides"].items() for name in names} | own
+    return lex.memo("parties.sides", build)
+
+
+def _pattern(lex: Lexicon) -> re.Pattern[str]:
+    return lex.memo("parties.pattern", lambda: re.compile(
+        r"\b(?:" + "|".join(re.escape(n) for n in sorted(sides(lex), key=len, reverse=True)) + r")\b(?!-)"))
 
 
 @dataclass(frozen=True)
@@ -50,14 +39,16 @@ class PartyMention:
     end: int
 
 
-def find_parties(text: str, low: str) -> list[PartyMention]:
-    """Every party mention, in order. "US" in capitals is a country, not "us"."""
+def find_parties(text: str, low: str, lex: Lexicon | None = None) -> list[PartyMention]:
+    """Every party mention, in order (English names unless ``lex`` says). "US" in capitals is a country, not "us"."""
+    lex = lex or load()
+    side_of = sides(lex)
     mentions = []
-    for m in _PATTERN.finditer(low):
+    for m in _pattern(lex).finditer(low):
         name = m.group()
         if name == "us" and text[m.start():m.end()] == "US":
             continue
-        mentions.append(PartyMention(name, SIDE_OF[name], m.start(), m.end()))
+        mentions.append(PartyMention(name, side_of[name], m.start(), m.end()))
     return mentions
 
 
@@ -105,20 +96,21 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def _is_name(words: list[str], determined: bool) -> bool:
+def _is_name(words: list[str], determined: bool, side_of: dict[str, str]) -> bool:
     last = _singular(words[-1].lower().rstrip(".'"))
     if last in _ENTITIES:
         return True
-    if last in _COMMON_NOUNS or last in SIDE_OF or last.endswith(("ment", "tion", "ity", "ance", "ence", "ness", "ing")):
+    if last in _COMMON_NOUNS or last in side_of or last.endswith(("ment", "tion", "ity", "ance", "ence", "ness", "ing")):
         return False
     if determined:  # "the Site", "the Guarantor": an agent or an organisation, not a defined thing ("the Goods")
         return bool(_AGENTIVE.search(last)) and last not in _NOT_AGENTIVE
     return last not in _NOT_AGENTIVE
 
 
-def find_named_parties(text: str, known: list[PartyMention]) -> list[PartyMention]:
+def find_named_parties(text: str, known: list[PartyMention], lex: Lexicon | None = None) -> list[PartyMention]:
     """Capitalized names acting as parties (subjects of a modal, agents of a passive) that the
     fixed table does not know; keyed ``name:<Name>``."""
+    side_of = sides(lex or load())
     out = []
     for pattern in (_SUBJECT_NAME, _AGENT_NAME):
         for m in pattern.finditer(text):
@@ -133,7 +125,7 @@ def find_named_parties(text: str, known: list[PartyMention]) -> list[PartyMentio
             if any(p.start < end and start < p.end for p in known):
                 continue
             determined = bool(m.group("the")) or text[max(0, start - 4):start].lower() == "the "
-            if not _is_name(words, determined):
+            if not _is_name(words, determined, side_of):
                 continue
             out.append(PartyMention(" ".join(words), "name:" + _singular(" ".join(words)).lower(), start, end))
     return out

@@ -37,18 +37,20 @@ P(same matter) from the mutual match matrix for the same reason).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.synonyms import keys, weak_verbs
+from conflictkit.lexicon import load
 from conflictkit.model import Judgement
 
-TOPIC_GROUPS = {
-    ("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple"), ("date", "date"),
-    ("place", "law"), ("place", "forum"), ("place", "institution"), ("place", "forum_type"),
-    ("qualifier", "fault"), ("qualifier", "damages"), ("qualifier", "efforts"), ("qualifier", "discretion"),
-    ("qualifier", "consent_standard"), ("scope", "exclusivity"), ("scope", "transfer"), ("scope", "sublicense"),
-    ("scope", "revocability"), ("scope", "royalty"), ("scope", "refund"),
-}
+@lru_cache(maxsize=1)
+def topic_groups() -> frozenset[tuple[str, str]]:
+    """Atom groups that say what a clause is about, gathered from the families."""
+    from conflictkit.judges.atoms.family import families
+
+    return frozenset().union(*(f.topic_groups for f in families()))
 
 
 def sigmoid(z: float) -> float:
@@ -74,8 +76,9 @@ def heading_agreement(ref_heading: str | None, inp_heading: str | None) -> float
 
 def atom_overlap(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
     """The share of topic-bearing atom groups present on both sides (0 when neither has any)."""
-    a = {(x.family, x.group) for x in ref.atoms} & TOPIC_GROUPS
-    b = {(x.family, x.group) for x in inp.atoms} & TOPIC_GROUPS
+    groups = topic_groups()
+    a = {(x.family, x.group) for x in ref.atoms} & groups
+    b = {(x.family, x.group) for x in inp.atoms} & groups
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
@@ -94,45 +97,16 @@ def semantic(similarity: float | None, relevance: float, signals: dict[str, floa
     return sum(parts) / len(parts) if parts else None
 
 
-_IRREGULAR = {"paid": "pay", "made": "make", "given": "give", "held": "hold", "borne": "bear", "sent": "send",
-              "kept": "keep", "done": "do", "sold": "sell", "taken": "take", "brought": "bring", "bought": "buy",
-              "withheld": "withhold", "shown": "show", "met": "meet", "spent": "spend", "lent": "lend", "won": "win"}
-_VERB_GROUPS = [
-    "terminate end cancel expire", "notify inform tell advise report alert", "provide supply give furnish deliver send ship",
-    "pay remit reimburse bear settle fund", "keep maintain retain hold preserve store carry", "protect safeguard secure",
-    "use exploit utilise utilize operate access", "disclose reveal share divulge publish", "comply observe follow abide adhere obey",
-    "perform carry do complete undertake execute", "obtain procure acquire secure get", "repair remedy fix correct rectify cure",
-    "indemnify defend hold compensate", "assign transfer novate", "inspect audit examine check review", "ensure procure make",
-    "buy purchase order acquire", "sell resell market distribute", "return destroy delete", "refund repay credit",
-    "approve consent agree permit allow authorise authorize", "accept receive take",
-]
-_GROUP_OF: dict[str, set[str]] = {}
-for _n, _line in enumerate(_VERB_GROUPS):
-    for _w in _line.split():
-        _GROUP_OF.setdefault(_w[:4], set()).add(f"g{_n}")
-
-
-def _verb_keys(anchor: str) -> set[str]:
-    word = _IRREGULAR.get(anchor, anchor)
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return {word[:4]} | _GROUP_OF.get(word[:4], set())  # anchors are six-letter stems: "shippe", "delive"
-
-
-_WEAK_VERBS = {"use", "make", "exerci", "take", "have", "do", "get", "ensure", "procur", "cause", "seek", "try"}
-
-
 def verb_disjoint(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
     """1 when both clauses state duties or rights about different actions ("shall deliver" / "shall
     invoice"), counting synonyms as one action; 0 when they share one, or either states none."""
     a = [m.anchor for m in ref.of("modality") if m.anchor.isalpha() and len(m.anchor) > 2]
     b = [m.anchor for m in inp.of("modality") if m.anchor.isalpha() and len(m.anchor) > 2]
-    if not a or not b or _WEAK_VERBS & (set(a) | set(b)):
+    lex = load()
+    if not a or not b or weak_verbs(lex) & (set(a) | set(b)):
         return 0.0  # "shall use reasonable efforts to mitigate": the action is further on
-    ka = set().union(*(_verb_keys(x) for x in a))
-    kb = set().union(*(_verb_keys(x) for x in b))
+    ka = set().union(*(keys(x, lex) for x in a))
+    kb = set().union(*(keys(x, lex) for x in b))
     return 0.0 if ka & kb else 1.0
 
 

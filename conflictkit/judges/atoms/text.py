@@ -11,20 +11,14 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from conflictkit.lexicon import load
+
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[^\sa-z\d]")
 
 # Contractions that hide a negator: the first part keeps the verb, the second is "not".
 _CONTRACTIONS = {"won't": "will", "can't": "can", "cannot": "can", "shan't": "shall", "ain't": "is"}
 
-STOPWORDS = frozenset(
-    """a an the and or of to in on at by for from with within into onto upon as than that this these those
-    such its it their them they his her he she any all each every either both other another some same
-    be is are was were been being has have had having do does did shall will must may can might could
-    would should not no nor never without none neither only also which who whom whose what when where
-    whether if then there herein hereof hereto hereunder thereof therein thereto under over after before
-    prior including include includes per so made make makes following set forth out via us we our you
-    your agreement party parties""".split()
-)
+STOPWORDS = load().words("words.stopwords")
 """Words that carry no topic: left out of the lexical overlap behind P(same matter)."""
 
 
@@ -79,6 +73,8 @@ class Mask:
 
     def __init__(self, length: int) -> None:
         self._used = bytearray(length)
+        self.scratch: dict[str, object] = {}
+        """Work one family does for others on the same clause (the modal scanner), dropped with the mask."""
 
     def free(self, start: int, end: int) -> bool:
         return not any(self._used[start:end])

@@ -1,0 +1,335 @@
+"""Content edits and typo fixes: the words two clauses do not share, where no atom accounts for them.
+
+An added or removed content word changes what operative text covers: "use, copy and modify" ->
+"use, copy, modify and sublicense" widens a licence, "sell, resell, lease" -> "sell, lease"
+narrows a prohibition, "customers" -> "customers in the same region" narrows an object, a notice
+of any fee "change" -> any fee "increase" changes its trigger. Not counted: function words and
+drafting filler (``content.yaml``), words inside atoms (compared by their families), words moved
+within the clause (a reordered list), synonyms (``synonyms``), and a pronoun standing for a party.
+
+Weighted by where the words sit: an item of an enumeration (``content_list``), words of a
+condition or exception (``content_condition``), a word swapped for another in an otherwise
+unchanged clause (``content_swap``), other objects and modifiers (``content``), an adverb alone
+(``content_minor``). A clause reworded throughout is left to the residual of P(differs).
+
+A typo fix is an edit of one or two letters (a transposition, a doubled letter, a vowel, or a
+misspelt lexicon word: "expect" -> "except"), or two words joined ("all together" ->
+"altogether"): the reference is read with the fix applied, so the fixed word changes no atom, and
+the fix is one low-weight ``typo`` reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from difflib import SequenceMatcher
+
+from conflictkit.judges.atoms.compare import Correction, Difference
+from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.family import ComparisonContext, Family, no_atoms
+from conflictkit.judges.atoms.families.modality import opposites
+from conflictkit.judges.atoms.synonyms import keys
+from conflictkit.judges.atoms.text import STOPWORDS, stem
+from conflictkit.lexicon import Lexicon
+
+Word = tuple[str, int, int]
+_LIST_JOINS = {",", "and", "or", "nor", "and/or"}
+_CONDITION_WORDS = {"if", "unless", "except", "provided", "when", "where", "until", "whenever", "subject", "save",
+                    "once", "while", "upon"}
+_MAX_SWAP_WORDS = 3
+_KEPT_IN_ORDER = 0.8  # share of the shorter clause the other repeats in order: below it, a rewording
+_MAX_STRETCHES = 3  # edits in more places than this: a rewording
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    filler: frozenset[str]
+    pronouns: frozenset[str]
+    known: frozenset[str]
+    not_typos: frozenset[frozenset[str]]
+    doublets: dict[str, frozenset[str]]
+
+
+def _vocabulary(lex: Lexicon) -> _Vocabulary:
+    def build() -> _Vocabulary:
+        known = set()
+        for name in ("negators", "modals", "exceptions", "conditions", "quantifiers", "scope_words", "qualifiers"):
+            known |= lex.words(f"words.{name}")
+        numbers = lex.words("numbers.units") | lex.words("numbers.scales") | lex.words("numbers.ordinals")
+        for side in lex.get("parties.sides").values():
+            known |= {w for name in side for w in name.split()}
+        known |= set(lex.get("parties.own_roles"))
+        doublets: dict[str, set[str]] = {}
+        for line in lex.get("content.doublets"):
+            for w in line.split():
+                doublets.setdefault(w, set()).update(set(line.split()) - {w})
+        filler = lex.words("content.filler")
+        # number words are compared as numbers (or are a cross-reference: "Schedule One"), never as content
+        filler = filler | numbers
+        return _Vocabulary(filler | {root(w) for w in filler}, lex.words("content.pronouns"), frozenset(known),
+                           frozenset(frozenset(p) for p in lex.get("content.not_typos")),
+                           {k: frozenset(v) for k, v in doublets.items()})
+    return lex.memo("content.vocabulary", build)
+
+
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "ance", "ence",
+             "al")
+
+
+@lru_cache(maxsize=65536)
+def root(word: str) -> str:
+    """A word without its inflection or derivation, five letters at most: "cancellation" == "cancel"."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
+                suffix = "s"  # "takes" is "take" + s, "taxes" is "tax" + es
+            word = word[: -len(suffix)]
+            break
+    return word[:5]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the content family reads of one clause, once: each word's root, its content words."""
+
+    roots: tuple[str, ...]
+    content: tuple[Word, ...]
+
+
+@lru_cache(maxsize=65536)
+def _read(text: str, language: str) -> _Reading:
+    from conflictkit.judges.atoms.extract import extract
+    from conflictkit.lexicon import load
+
+    clause, lex = extract(text, language), load(language)
+    vocab = _vocabulary(lex)
+    return _Reading(tuple(root(w) for w, _, _ in clause.words),
+                    tuple(w for w in clause.words if _content_word(w, clause, vocab)))
+
+
+def _alignment(context: ComparisonContext) -> tuple[float, list[tuple[str, int, int, int, int]]]:
+    """How much of the shorter clause the longer one repeats in order (on roots), and where they differ."""
+    a, b = context.ref.words, context.inp.words
+    language = context.lexicon.language
+    matcher = SequenceMatcher(None, _read(context.ref.text, language).roots, _read(context.inp.text, language).roots,
+                              autojunk=False)
+    kept = sum(block.size for block in matcher.get_matching_blocks()) / max(1, min(len(a), len(b)))
+    return kept, [op for op in matcher.get_opcodes() if op[0] != "equal"]
+
+
+# -- typo fixes ---------------------------------------------------------------------------------
+
+def _osa(x: str, y: str) -> int:
+    """Optimal string alignment distance: edits of one letter, adjacent transpositions counting one."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(y) + 1)] for i in range(len(x) + 1)]
+    for i in range(1, len(x) + 1):
+        for j in range(1, len(y) + 1):
+            cost = x[i - 1] != y[j - 1]
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and x[i - 1] == y[j - 2] and x[i - 2] == y[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(x)][len(y)]
+
+
+_PREFIXES = ("un", "in", "im", "il", "ir", "non", "dis", "de", "re", "sub", "co")
+_AGENT_SUFFIXES = ("or", "ee", "er", "ant", "ent")
+
+
+def _related_forms(x: str, y: str) -> bool:
+    """A prefix or an agent suffix apart ("limited" / "unlimited", "lessor" / "lessee"): different words."""
+    for p in _PREFIXES:
+        if x == p + y or y == p + x:
+            return True
+    roots = {w[: -len(s)] for w in (x, y) for s in _AGENT_SUFFIXES if w.endswith(s) and len(w) - len(s) >= 3}
+    return any(x.startswith(r) and y.startswith(r) and len(r) >= max(len(x), len(y)) - 3 for r in roots)
+
+
+def _vowel_edit(x: str, y: str) -> bool:
+    """One word is the other with one vowel changed, added or dropped ("seperate" / "separate")."""
+    vowels = set("aeiouy")
+    if len(x) == len(y):
+        diff = [(p, q) for p, q in zip(x, y, strict=True) if p != q]
+        return len(diff) == 1 and diff[0][0] in vowels and diff[0][1] in vowels
+    short, long_ = sorted((x, y), key=len)
+    return len(long_) - len(short) == 1 and any(long_[:k] + long_[k + 1:] == short and long_[k] in vowels
+                                               for k in range(len(long_)))
+
+
+def _doubled(x: str, y: str) -> bool:
+    """One word is the other with a letter doubled ("untill" / "until", "ocurred" / "occurred")."""
+    short, long_ = sorted((x, y), key=len)
+    return len(long_) - len(short) == 1 and any(
+        long_[k] == long_[k - 1] and long_[:k] + long_[k + 1:] == short for k in range(1, len(long_)))
+
+
+def _single(word: str) -> str:
+    """The word with each run of one letter written once: "committee" -> "comite"."""
+    return "".join(c for k, c in enumerate(word) if k == 0 or c != word[k - 1])
+
+
+def is_typo(x: str, y: str, lex: Lexicon) -> bool:
+    """Whether ``x`` and ``y`` (lower-cased words) read as one word and its misspelling."""
+    vocab = _vocabulary(lex)
+    if x == y or not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 3:
+        return False
+    if frozenset((x, y)) in vocab.not_typos or _related_forms(x, y) or x[0] != y[0] and _osa(x, y) > 1:
+        return False
+    distance = _osa(x, y)
+    if distance == 1 and (len(x) == len(y) and sorted(x) == sorted(y) or _doubled(x, y)):
+        return True  # "recieve" / "receive", "untill" / "until"
+    if distance <= 2 and min(len(x), len(y)) >= 5 and _single(x) == _single(y):
+        return True  # a doubled letter in the wrong place: "refferal" / "referral", "comitee" / "committee"
+    if min(len(x), len(y)) < 6 and not ({x, y} & vocab.known):
+        return False  # short real words one letter apart are often different words ("sell" / "tell")
+    if (x in vocab.known) != (y in vocab.known):  # a misspelt word of meaning: "expect" / "except"
+        return distance <= 2 and min(len(x), len(y)) >= 4 and x[0] == y[0]
+    if not ({x, y} & vocab.known):
+        return _vowel_edit(x, y)
+    return False
+
+
+def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Correction]:
+    """Typo fixes between the two clauses, as corrections of the reference's text."""
+    a, b = ref.words, inp.words
+    kept, _ = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER or a == b:
+        return []
+    raw = SequenceMatcher(None, [w for w, _, _ in a], [w for w, _, _ in b], autojunk=False).get_opcodes()
+    fixes = []
+    for tag, i1, i2, j1, j2 in raw:
+        if tag != "replace" or max(i2 - i1, j2 - j1) > 2:
+            continue
+        old, new = "".join(w for w, _, _ in a[i1:i2]), "".join(w for w, _, _ in b[j1:j2])
+        joined = (i2 - i1) != (j2 - j1)
+        if joined and (old == new or _osa(old, new) == 1 and min(len(old), len(new)) >= 6):
+            pass  # "all together" / "altogether", "sub licence" / "sublicence"
+        elif joined or not is_typo(old, new, context.lexicon):
+            continue
+        start, end = a[i1][1], a[i2 - 1][2]
+        new_text = inp.text[b[j1][1]:b[j2 - 1][2]]
+        old_text = ref.text[start:end]
+        fixes.append(Correction(start, end, new_text, Difference(
+            "typo", "typo", old_text, new_text, f"typo fixed: '{old_text}' -> '{new_text}'")))
+    return fixes
+
+
+# -- content edits ------------------------------------------------------------------------------
+
+def _content_word(word: Word, clause: ClauseAtoms, vocab: _Vocabulary) -> bool:
+    w, start, _ = word
+    return (w.isalpha() and len(w) > 2 and w not in STOPWORDS and root(w) not in vocab.filler
+            and w not in vocab.pronouns and not clause.in_atom[start])
+
+
+def _where(clause: ClauseAtoms, words: tuple[Word, ...], lo: int, hi: int) -> str:
+    """The weight for words lo:hi of a clause: an item of a list, words of a condition, or other."""
+    text = clause.text.lower()
+    before = text[words[lo - 1][2]:words[lo][1]] if lo > 0 else ""
+    after = text[words[hi - 1][2]:words[hi][1]] if hi < len(words) else ""
+    joins = {words[lo][0], words[hi - 1][0]} | {words[k][0] for k in (lo - 1, hi) if 0 <= k < len(words)}
+    if joins & _LIST_JOINS or ("," in before and ("," in after or words[hi][0] in _LIST_JOINS if hi < len(words) else False)):
+        return "content_list"
+    sentence_start = max(text.rfind(c, 0, words[lo][1]) for c in ".;:")
+    lead = {w for w, s, _ in words[max(0, lo - 12):lo] if s > sentence_start}
+    if lead & _CONDITION_WORDS:
+        return "content_condition"
+    return "content"
+
+
+def _doubled_up(word: Word, words: tuple[Word, ...], vocab: _Vocabulary) -> bool:
+    """A word of a legal doublet next to its partner ("power and authority"): it adds nothing."""
+    partners = vocab.doublets.get(word[0], frozenset())
+    k = next(n for n, w in enumerate(words) if w[1] == word[1])
+    return any(w in partners for w, _, _ in words[max(0, k - 4):k + 5])
+
+
+def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
+    return root(x) == root(y) or bool(keys(x, lex) & keys(y, lex)) or frozenset((stem(x), stem(y))) in opposites(lex)
+
+
+def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+    lex = context.lexicon
+    vocab = _vocabulary(lex)
+    kept, ops = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER or len(ops) > _MAX_STRETCHES:
+        return []  # reworded or restructured: the residual of P(differs) speaks for it
+    a, b = ref.words, inp.words
+    ref_content = list(_read(ref.text, lex.language).content)
+    inp_content = list(_read(inp.text, lex.language).content)
+    # moved words are no edit: count what one side has more of, whatever the order
+    gone = Counter(root(w) for w, _, _ in ref_content) - Counter(root(w) for w, _, _ in inp_content)
+    new = Counter(root(w) for w, _, _ in inp_content) - Counter(root(w) for w, _, _ in ref_content)
+    if not gone and not new:
+        return []
+    removed_all = [w for w in ref_content if gone[root(w[0])] > 0]
+    added_all = [w for w in inp_content if new[root(w[0])] > 0]
+    for x in list(removed_all):  # a synonym or an opposite restated: "supply" -> "provide", "comply" -> "not violate"
+        y = next((y for y in added_all if _same_thing(x[0], y[0], lex)), None)
+        if y is not None:
+            removed_all.remove(x)
+            added_all.remove(y)
+    removed_all = [w for w in removed_all if not _doubled_up(w, a, vocab)]
+    added_all = [w for w in added_all if not _doubled_up(w, b, vocab)]
+    removed_at, added_at = {w[1] for w in removed_all}, {w[1] for w in added_all}
+    stretches = [([w for w in a[i1:i2] if w[1] in removed_at], [w for w in b[j1:j2] if w[1] in added_at], (i1, i2, j1, j2))
+                 for _, i1, i2, j1, j2 in ops]
+    stretches = [s for s in stretches if s[0] or s[1]]
+    if sum(bool(removed and added) for removed, added, _ in stretches) > 1:
+        # several words swapped: another act on another object ("discontinuing a service" / "raising a price"),
+        # a different clause or a rewording, which P(same matter) and the residual weigh; one swap is an edit
+        stretches = [s for s in stretches if not (s[0] and s[1])]
+    return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
+            for removed, added, (i1, i2, j1, j2) in stretches]
+
+
+def _trim(words: tuple[Word, ...], lo: int, hi: int, vocab: _Vocabulary) -> tuple[int, int]:
+    """The stretch without the function words at its edges ("and sublicense" -> "sublicense")."""
+    def function(w: str) -> bool:
+        return w in STOPWORDS or w in vocab.filler or w in _LIST_JOINS
+    while hi - lo > 1 and function(words[lo][0]):
+        lo += 1
+    while hi - lo > 1 and function(words[hi - 1][0]):
+        hi -= 1
+    return lo, hi
+
+
+def _quote(clause: ClauseAtoms, words: tuple[Word, ...], lo: int, hi: int) -> str:
+    return clause.text[words[lo][1]:words[hi - 1][2]]
+
+
+def _edit(ref: ClauseAtoms, a: tuple[Word, ...], i1: int, i2: int, removed: list[Word],
+          inp: ClauseAtoms, b: tuple[Word, ...], j1: int, j2: int, added: list[Word], vocab: _Vocabulary) -> Difference:
+    """One typed reason for one edited stretch, quoting the words of each clause."""
+    if removed and added:
+        old, new = _quote(ref, a, i1, i2), _quote(inp, b, j1, j2)
+        small = i2 - i1 <= _MAX_SWAP_WORDS and j2 - j1 <= _MAX_SWAP_WORDS
+        weight = _where(inp, b, j1, j2) if not small else "content_swap"
+        return Difference("scope", weight, old, new, f"'{old}' -> '{new}'")
+    clause, words, lo, hi, what, side = ((inp, b, j1, j2, added, "added") if added else (ref, a, i1, i2, removed, "removed"))
+    lo, hi = _trim(words, lo, hi, vocab)
+    quote = _quote(clause, words, lo, hi)
+    weight = _where(clause, words, lo, hi)
+    if len(what) == 1 and what[0][0].endswith("ly") and weight == "content":
+        weight = "content_minor"  # an adverb alone ("diligently") shades a duty, rarely reverses it
+    place = {"content_list": " to the list" if added else " from the list", "content_condition": " in the condition"}
+    detail = f"'{quote}' {side}{place.get(weight, '')}"
+    return Difference("scope", weight, None if added else quote, quote if added else None, detail)
+
+
+def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+    return _content_edits(ref, inp, context)
+
+
+FAMILY = Family(
+    name="content", claims=90, compares=70, extract=no_atoms, compare=compare, corrections=_corrections,
+    weights={
+        "content": (0.75, "a content word or phrase added to or cut from an object or a modifier, no atom changed"),
+        "content_list": (0.85, "an item added to or cut from an enumeration of rights, duties, uses or remedies"),
+        "content_condition": (0.8, "words added to or cut from a condition or an exception"),
+        "content_swap": (0.8, "a word swapped for another in an otherwise unchanged clause (a fee change -> increase)"),
+        "content_minor": (0.35, "an adverb added or cut alone (diligently, properly)"),
+        "typo": (0.05, "a typo fixed: one or two letters, or two words joined"),
+    },
+    facts={"content.alignment": _alignment},
+)

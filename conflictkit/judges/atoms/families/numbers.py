@@ -1,0 +1,92 @@
+"""Amounts, percentages, durations, counts, frequencies and currencies, with their comparators."""
+
+from __future__ import annotations
+
+
+from conflictkit.judges.atoms.compare import Difference, _absent, _take
+from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.family import ComparisonContext, Family
+from conflictkit.judges.atoms.text import Atom, Mask
+from conflictkit.judges.atoms.numbers import extract_currencies, extract_frequencies, extract_numbers
+from conflictkit.judges.atoms.text import lowered
+from conflictkit.lexicon import Lexicon
+
+
+def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
+    """The number with its comparator and direction: "within 14 days after"."""
+    end = max(atom.end, int(atom.attr("dir_end", "0")))
+    return clause.text[int(atom.attr("cmp_start", str(atom.start))):end]
+
+
+def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+    r, i = ref.of("number"), inp.of("number")
+    _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir"))
+    for a, b in _take(r, i, lambda a, b: a.key == b.key):
+        for attr, what in (("cmp", "comparator"), ("dir", "direction")):
+            x, y = a.attr(attr), b.attr(attr)
+            if x != y:
+                weight = "comparator" if x and y else "comparator_presence"
+                diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
+                                        f"{what} changed: {x or 'none'} -> {y or 'none'}"))
+    _take(r, i, lambda a, b: _yearly(a.key) == _yearly(b.key))  # "2%" == "2% per annum": a rate is yearly unless said
+    # "99.9% of the time in each calendar month" == "99.9% per calendar month": the period said apart
+    for a, b in _take(r, i, lambda a, b: a.group == b.group == "percent" and _per(a.key, ref, b.key, inp)):
+        for clause, left in ((ref, r), (inp, i)):
+            left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
+    for a, b in _take(r, i, lambda a, b: a.group == b.group):
+        diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
+    for a in _absent(r, inp, "number"):
+        diffs.append(Difference("number", _number_presence(a), a.text, None, f"{a.group} only in the reference"))
+    for b in _absent(i, ref, "number"):
+        diffs.append(Difference("number", _number_presence(b), None, b.text, f"{b.group} only in the input"))
+
+
+_FREQ_OF = {"/month": "frequency:12/year", "/year": "frequency:1/year", "/quarter": "frequency:4/year",
+            "/week": "frequency:52/year", "/day": "frequency:365/year"}
+
+
+def _unit(key: str) -> str:
+    return key.rsplit(":", 1)[-1]
+
+
+def _per(x: str, ref: ClauseAtoms, y: str, inp: ClauseAtoms) -> bool:
+    """Same percentage; one says its period, the other says the same period as a frequency."""
+    if x.rsplit(":", 1)[0] != y.rsplit(":", 1)[0] or (_unit(x) and _unit(y)):
+        return False
+    freq = _FREQ_OF.get(_unit(x) or _unit(y))
+    side = ref if not _unit(x) else inp
+    return freq is not None and any(a.key == freq for a in side.of("number"))
+
+
+def _yearly(key: str) -> str:
+    return key[:-5] if key.endswith("/year") and key.startswith("percent:") else key
+
+
+def _number_presence(atom: Atom) -> str:
+    """A how-often or a currency said on one side only is often said another way on the other ("each holiday year")."""
+    return "frequency_presence" if atom.group in ("frequency", "currency") else "number_presence"
+
+
+def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
+    low = lowered(text)
+    return (extract_numbers(text, low, mask) + extract_frequencies(text, low, mask)
+            + extract_currencies(text, low, mask))
+
+
+def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+    diffs: list[Difference] = []
+    _compare_numbers(ref, inp, diffs)
+    return diffs
+
+
+FAMILY = Family(
+    name="numbers", claims=20, compares=40, extract=extract, compare=compare,
+    weights={
+        "number": (0.93, "an amount, percentage, duration or count changed"),
+        "number_presence": (0.75, "a number on one side only"),
+        "frequency_presence": (0.6, "a frequency or a currency on one side only"),
+        "comparator": (0.85, "at least <-> at most, within <-> after, prior to <-> after"),
+        "comparator_presence": (0.25, "a comparator or direction on one side only"),
+    },
+    topic_groups=frozenset({("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple")}),
+)

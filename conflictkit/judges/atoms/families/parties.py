@@ -1,0 +1,109 @@
+"""Party mentions: a side of the deal named on one side only, or a role filled by the other side."""
+
+from __future__ import annotations
+
+import re
+
+from conflictkit.judges.atoms.compare import Difference
+from conflictkit.judges.atoms.extract import ClauseAtoms
+from conflictkit.judges.atoms.family import ComparisonContext, Family
+from conflictkit.judges.atoms.text import STOPWORDS, Atom, Mask
+from conflictkit.judges.atoms.modal import extract_party_mentions
+from conflictkit.judges.atoms.text import lowered
+from conflictkit.lexicon import Lexicon
+
+
+def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], actor_changed: bool) -> None:
+    """A side of the deal named on one side only: replaced by the other side (the risk of loss
+    moves from Seller to Buyer, IP vests in the Contractor instead of the Client) or just gone."""
+    if actor_changed:
+        return  # who acts already changed: the mentions say the same thing again
+    r = [a for a in ref.of("party") if a.group == "mention"]
+    i = [b for b in inp.of("party") if b.group == "mention"]
+    if _compare_party_roles(ref, inp, diffs):
+        return
+    gone = [a for a in r if a.key not in {b.key for b in i}]
+    new = [b for b in i if b.key not in {a.key for a in r}]
+    if not gone and not new:
+        return
+    if gone and len(r) == len(i):
+        replaced = next((b for b in i if sum(x.key == b.key for x in i) > sum(x.key == b.key for x in r)), None)
+        if replaced is not None:
+            diffs.append(Difference("party", "party", gone[0].text, replaced.text, f"{gone[0].key} -> {replaced.key}"))
+            return
+    if gone and new:
+        diffs.append(Difference("party", "party", gone[0].text, new[0].text, f"{gone[0].key} -> {new[0].key}"))
+    elif gone:
+        diffs.append(Difference("party", "party_presence", gone[0].text, None, f"{gone[0].key} only in the reference"))
+    else:
+        diffs.append(Difference("party", "party_presence", None, new[0].text, f"{new[0].key} only in the input"))
+
+
+_ROLE_BEFORE = re.compile(r"([a-z]{3,})\s+(?:(by|to|from|for|against|with|of)\s+)?(?:the\s+)?$")
+# Verbs whose direct object is the party that benefits: "notify the Licensor", "indemnify Customer".
+
+
+_OBJECT_VERBS = {"notify", "inform", "pay", "reimburse", "indemnify", "compensate", "invoice", "charge", "defend",
+                 "assist", "consult", "remit", "refund", "credit", "warn", "advise", "supply", "provide", "give",
+                 "grant", "grants", "notifies", "informs", "pays", "reimburses", "indemnifies", "compensates",
+                 "provides", "gives", "supplies", "refunds", "owe", "owes", "hold", "holds"}
+
+
+_POSSESSIVE_AFTER = re.compile(r"'s?\s+(?:own\s+|sole\s+)?([a-z]{3,})")
+
+
+def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
+    """Party mentions keyed by the word and preposition before them: "created by Contractor" ->
+    ("create", "by"). Mentions with no such context are left out."""
+    roles: dict[tuple[str, str], list[Atom]] = {}
+    low = clause.text.lower()
+    for a in clause.of("party"):
+        m = _ROLE_BEFORE.search(low, max(0, a.start - 40), a.start)
+        if m and (m.group(2) or m.group(1) in _OBJECT_VERBS):
+            roles.setdefault((m.group(1)[:6], m.group(2) or ""), []).append(a)
+        p = _POSSESSIVE_AFTER.match(low, a.end)
+        if p and p.group(1) not in STOPWORDS:  # "at the Supplier's expense", "the Owner's employees"
+            roles.setdefault((p.group(1)[:6], "'s"), []).append(a)
+    return roles
+
+
+def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
+    """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
+    r, i = _party_roles(ref), _party_roles(inp)
+    for key in sorted(r.keys() & i.keys(), key=lambda k: r[k][0].start):
+        a, b = r[key][0], i[key][0]
+        if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
+            quote_r = ref.text[max(0, a.start - 40):a.end]
+            quote_i = inp.text[max(0, b.start - 40):b.end]
+            if key[1] == "'s":
+                quote_r, quote_i = ref.text[a.start:a.end + 20], inp.text[b.start:b.end + 20]
+                ctx = f"^{re.escape(a.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*"
+                mr = re.search(ctx, quote_r, re.I)
+                mi = re.search(f"^{re.escape(b.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*", quote_i, re.I)
+                diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
+                                        f"whose {key[0]}: {a.key} -> {b.key}"))
+                return True
+            prep = f"\\s+{key[1]}" if key[1] else ""
+            ctx = f"{key[0]}\\w*{prep}\\s+(?:the\\s+)?"
+            mr = re.search(ctx + re.escape(a.text) + "$", quote_r, re.I)
+            mi = re.search(ctx + re.escape(b.text) + "$", quote_i, re.I)
+            diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
+                                    f"{key[0]} {key[1]}: {a.key} -> {b.key}"))
+            return True
+    return False
+
+
+def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
+    return extract_party_mentions(text, lowered(text), mask, lexicon)
+
+
+def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+    diffs: list[Difference] = []
+    _compare_parties(ref, inp, diffs, context.fact("modality.actor_changed"))
+    return diffs
+
+
+FAMILY = Family(
+    name="parties", claims=56, compares=30, extract=extract, compare=compare,
+    weights={"party_presence": (0.35, "a party named on one side only")},
+)

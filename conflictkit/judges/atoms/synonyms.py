@@ -1,0 +1,38 @@
+"""Words that name the same action or thing, from the lexicon (``verbs.yaml`` synonym groups and
+``content.yaml`` synonyms): "terminate" / "end", "supply" / "provide", "staff" / "personnel".
+
+A word's keys are its four-letter root and the groups it belongs to; two words with a key in
+common count as one (P(same matter) reads duties about "delivering" and "shipping" as one action,
+a content edit does not report "supply" -> "provide").
+"""
+
+from __future__ import annotations
+
+from conflictkit.lexicon import Lexicon
+
+
+def _groups(lex: Lexicon) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
+    def build() -> tuple[dict[str, str], dict[str, frozenset[str]]]:
+        group_of: dict[str, set[str]] = {}
+        lines = list(lex.get("verbs.synonym_groups")) + list(lex.get("content.synonyms"))
+        for n, line in enumerate(lines):
+            for word in line.split():
+                group_of.setdefault(word[:4], set()).add(f"g{n}")
+        return dict(lex.get("verbs.irregular_past")), {k: frozenset(v) for k, v in group_of.items()}
+    return lex.memo("synonyms.groups", build)
+
+
+def keys(word: str, lex: Lexicon) -> frozenset[str]:
+    """The keys of a (lower-cased) word or stem: its root and its synonym groups."""
+    irregular, group_of = _groups(lex)
+    word = irregular.get(word, word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return frozenset({word[:4]}) | group_of.get(word[:4], frozenset())
+
+
+def weak_verbs(lex: Lexicon) -> frozenset[str]:
+    """Verbs that carry no action of their own ("use reasonable efforts to", "ensure that")."""
+    return lex.memo("synonyms.weak", lambda: lex.words("verbs.weak"))
