@@ -12,6 +12,7 @@ def quote_of(document: IndexedDocument, clause_id: str) -> Quote:
     """The cited span of a clause: offsets into the original text and the text found there."""
     clause = document.clause(clause_id)
     start, end = clause.span.start, clause.span.end
+    source = document.document.source
     return Quote(
         start=start,
         end=end,
@@ -19,6 +20,7 @@ def quote_of(document: IndexedDocument, clause_id: str) -> Quote:
         heading=clause.heading,
         section=clause.section,
         clause_id=clause.id,
+        location=source.locate(start, end) if source is not None else None,
     )
 
 
@@ -90,6 +92,7 @@ def document_summary(document: IndexedDocument) -> dict:
         "sha256": document.document.sha256,
         "clauses": len(document.clauses),
         "filtered": sum(1 for c in document.clauses if c.filtered is not None),
+        "source": document.document.source.summary() if document.document.source is not None else None,
     }
 
 
