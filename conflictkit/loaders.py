@@ -140,7 +140,10 @@ def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYT
     loaded: LoadedText = loader.load(data, name, revision)
     if not loaded.text.strip():
         raise InputError(f"{name} is empty (no text to compare)")
-    return document_from_text(loaded.text, name, data, loaded.source)
+    document = document_from_text(loaded.text, name, data, loaded.source)
+    if loaded.source.format not in ("text", "markdown"):
+        document.data = data
+    return document
 
 
 def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES,

@@ -146,6 +146,8 @@ class Document(BaseModel):
     offsets: np.ndarray  # int64, len(normalized) + 1
     sha256: str
     source: DocumentSource | None = None  # None: text given directly (no file, no map)
+    data: bytes | None = Field(default=None, exclude=True, repr=False)
+    """The file's bytes, kept only where the text was extracted from them (report.docx rebuilds from them)."""
 
     def to_original(self, start: int, end: int) -> Span:
         """Map a half-open span of ``normalized`` to the span of ``original`` that produced it."""
