@@ -88,7 +88,7 @@ def reading_order(runs: list[Run], page: int, width: float) -> list[Line]:
     each band reads its left column, then its right one."""
     runs = [r for r in runs if r.text.strip()]
     for r in runs:
-        r.text = " ".join(r.text.split())
+        r.text = " ".join(r.text.replace("\x02", "-").split())  # PDFium marks a line-end hyphen as U+0002
     split = gutter(runs, width)
     if split is None:
         return _lines_of(runs, page, 0)
