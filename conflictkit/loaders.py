@@ -99,6 +99,11 @@ def _missing_plugin(name: str, extension: str) -> MissingDependencyError:
     )
 
 
+def accepted_extensions() -> list[str]:
+    """Every file extension a registered loader reads (the web app's upload form offers them)."""
+    return sorted({extension for cls in _loaders() for extension in cls.extensions})
+
+
 def loader_for(name: str, data: bytes, loaders: list[type[Loader]] | None = None) -> type[Loader]:
     """The loader of a file: the one claiming its extension, else the first whose sniff matches.
 
