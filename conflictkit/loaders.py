@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 from conflictkit.errors import InputError, MissingDependencyError
 from conflictkit.model import Clause, Document, DocumentSource
 from conflictkit.normalize import normalize
-from conflictkit.stages import Loader, LoadedText, Revision
+from conflictkit.stages import LoadedText, Loader, Revision
 
 DEFAULT_MAX_BYTES = 20_000_000
 

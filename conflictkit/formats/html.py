@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 from typing import ClassVar
 
 from conflictkit.errors import InputError
+from conflictkit.formats.numerals import roman
 from conflictkit.hookspecs import hookimpl
 from conflictkit.loaders import decode_text
 from conflictkit.model import DocumentSource, SourceBlock
@@ -31,15 +32,6 @@ _CHARSET = re.compile(rb"<meta[^>]+charset=[\"']?([A-Za-z0-9_-]+)", re.IGNORECAS
 _SNIFF = re.compile(rb"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL)
 
 
-def _roman(n: int) -> str:
-    out = ""
-    for value, digits in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-                          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
-        while n >= value:
-            out, n = out + digits, n - value
-    return out
-
-
 def list_label(number: int, kind: str) -> str:
     """The label a browser shows for item ``number`` of an ``<ol type=kind>``."""
     if kind in ("a", "A"):
@@ -49,7 +41,7 @@ def list_label(number: int, kind: str) -> str:
             letters = chr(ord("a") + rem) + letters
         return f"({letters if kind == 'a' else letters.upper()})"
     if kind in ("i", "I"):
-        return f"({_roman(number) if kind == 'i' else _roman(number).upper()})"
+        return f"({roman(number) if kind == 'i' else roman(number).upper()})"
     return f"{number}."
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 from bisect import bisect_right
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from conflictkit.errors import BackendError
@@ -112,7 +113,7 @@ def _typeset(text: str, boundaries: set[int]):
         else:
             paragraph = document.add_paragraph()
         cuts = sorted({0, len(body)} | {b - start for b in boundaries if start < b < start + len(body)})
-        for a, b in zip(cuts, cuts[1:]):
+        for a, b in pairwise(cuts):
             spans.append((start + a, start + b, paragraph.add_run(body[a:b])))
     return document, spans
 

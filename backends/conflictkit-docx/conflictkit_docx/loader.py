@@ -18,7 +18,14 @@ from conflictkit.model import DocumentSource
 from conflictkit.stages import LoadedText, Loader, Revision
 from conflictkit_docx.numbering import Numbering
 from conflictkit_docx.package import DocxPackage, w
-from conflictkit_docx.reader import Assembled, BodyReader, Paragraph, Piece, assemble, read_styles
+from conflictkit_docx.reader import (
+    Assembled,
+    BodyReader,
+    Paragraph,
+    Piece,
+    assemble,
+    read_styles,
+)
 
 _NOTE_PARTS = (("footnotes", "footnote", "footnote"), ("endnotes", "endnote", "endnote"))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from conflictkit.formats.numerals import roman
 from conflictkit_docx.package import w
 
 _PLACEHOLDER = re.compile(r"%([1-9])")
@@ -48,15 +49,6 @@ def _level(element) -> Level:
     return level
 
 
-def _roman(n: int) -> str:
-    out = ""
-    for value, digits in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-                          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
-        while n >= value:
-            out, n = out + digits, n - value
-    return out
-
-
 def _letters(n: int) -> str:
     # Word repeats the letter past z: 27 -> "aa", 28 -> "bb"
     return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1) if n > 0 else ""
@@ -69,9 +61,9 @@ def format_number(n: int, fmt: str) -> str:
     if fmt == "upperLetter":
         return _letters(n).upper()
     if fmt == "lowerRoman":
-        return _roman(n)
+        return roman(n)
     if fmt == "upperRoman":
-        return _roman(n).upper()
+        return roman(n).upper()
     if fmt == "decimalZero":
         return f"{n:02d}"
     if fmt in ("bullet", "none"):

@@ -11,8 +11,7 @@ from xml.sax.saxutils import escape
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-_HEAD = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
 
 # A legal outline: "1." / "1.1" / "(a)" / "(i)" on levels 0-3 of abstract list 0 (numId 1).
 LEGAL_LEVELS = (("decimal", "%1."), ("decimal", "%1.%2"), ("lowerLetter", "(%3)"), ("lowerRoman", "(%4)"))
@@ -112,10 +111,10 @@ class DocxBuilder:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("[Content_Types].xml", _content_types(overrides, self))
             z.writestr("_rels/.rels", f'{_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-                       f'<Relationship Id="rId1" Type="{_REL}/officeDocument" Target="word/document.xml"/></Relationships>')
+                       f'<Relationship Id="rId1" Type="{_R}/officeDocument" Target="word/document.xml"/></Relationships>')
             z.writestr("word/_rels/document.xml.rels",
                        f'{_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-                       + "".join(f'<Relationship Id="{i}" Type="{_REL}/{t}" Target="{target}"/>' for i, t, target in rels)
+                       + "".join(f'<Relationship Id="{i}" Type="{_R}/{t}" Target="{target}"/>' for i, t, target in rels)
                        + "</Relationships>")
             z.writestr("word/document.xml", document)
             z.writestr("word/styles.xml", _STYLES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from itertools import pairwise
 from dataclasses import dataclass
 
 from conflictkit.segmenters.blocks import PAGE_ARTEFACT
@@ -118,11 +119,11 @@ def strip_running(pages: list[list[Line]], heights: list[float]) -> tuple[list[l
         return line.y0 >= height * (1 - MARGIN) or line.y1 <= height * MARGIN
 
     counts: Counter[str] = Counter()
-    for lines, height in zip(pages, heights):
+    for lines, height in zip(pages, heights, strict=True):
         counts.update({_key(line.text) for line in lines if in_margin(line, height)})
     repeated = {key for key, n in counts.items() if n >= 2 and n >= len(pages) / 2}
     kept_pages, running, numbers = [], 0, 0
-    for lines, height in zip(pages, heights):
+    for lines, height in zip(pages, heights, strict=True):
         kept = []
         for line in lines:
             if in_margin(line, height) and _key(line.text) in repeated:
@@ -140,12 +141,12 @@ def breaks(lines: list[Line]) -> list[str]:
     paragraph) or "\\n\\n" (a new one). A page or column break joins a paragraph that runs on."""
     if not lines:
         return []
-    gaps = [a.y0 - b.y1 for a, b in zip(lines, lines[1:]) if a.page == b.page and a.column == b.column and a.y0 > b.y1]
+    gaps = [a.y0 - b.y1 for a, b in pairwise(lines) if a.page == b.page and a.column == b.column and a.y0 > b.y1]
     spacing = statistics.median(gaps) if gaps else 0.0
     widths = [line.x1 - line.x0 for line in lines]
     full = statistics.quantiles(widths, n=10)[-1] if len(widths) >= 10 else max(widths)
     out = []
-    for a, b in zip(lines, lines[1:]):
+    for a, b in pairwise(lines):
         same_flow = a.page == b.page and a.column == b.column and a.y0 > b.y1
         if same_flow:
             new_paragraph = a.y0 - b.y1 > spacing * 1.6 + 1.0

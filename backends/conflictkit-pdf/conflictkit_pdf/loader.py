@@ -58,7 +58,7 @@ def assemble(lines: list[Line]) -> tuple[str, list[SourceBlock]]:
     """The document text of lines in reading order, one source block per line."""
     parts, blocks, length = [], [], 0
     gaps = breaks(lines) + [""]
-    for line, gap in zip(lines, gaps):
+    for line, gap in zip(lines, gaps, strict=True):
         text = line.text[:-1] if gap == "" and line is not lines[-1] else line.text  # the hyphen of a split word
         blocks.append(SourceBlock(start=length, end=length + len(text), location={"page": line.page, "bbox": line.bbox}))
         parts += [text, gap]

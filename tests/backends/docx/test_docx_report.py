@@ -11,7 +11,7 @@ docx = pytest.importorskip("docx")
 
 from conflictkit_docx.comments import comment_lines  # noqa: E402
 from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx  # noqa: E402
-from tests.cli.test_compare import assert_user_error, fast, run  # noqa: E402, F401 (fast is a fixture)
+from tests.cli.test_compare import assert_user_error, run  # noqa: E402
 from tests.conftest import INPUT, REFERENCE  # noqa: E402
 
 
