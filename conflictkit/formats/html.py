@@ -83,6 +83,11 @@ class _Extractor(HTMLParser):
         self.block_pos = self.getpos()
 
     def _start_block(self, prefix: str = "") -> None:
+        if not "".join(self.buffer).strip():
+            # <li><p>text: the item's number stays with its text; an empty heading is no heading
+            self.prefix = prefix if self.prefix.startswith("#") else self.prefix + prefix
+            self.buffer = []
+            return
         self._flush()
         self.prefix = prefix
 

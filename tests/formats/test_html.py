@@ -31,6 +31,9 @@ def test_ordered_lists_keep_the_numbers_a_browser_shows():
                            '<ol type="i"><li>one</li><li>two</li></ol><ul><li>bullet</li></ul>')
     assert text.split("\n\n") == ["(a) first", "(d) fourth", "3. three", "(i) one", "(ii) two", "bullet"]
     assert list_label(28, "a") == "(ab)" and list_label(9, "I") == "(IX)"
+    nested, _, _ = html_text("<ol><li><p>Fees.</p><ol type='a'><li><p>monthly;</p></li><li>yearly.</li></ol></li></ol>")
+    assert nested.split("\n\n") == ["1. Fees.", "(a) monthly;", "(b) yearly."]
+    assert html_text("<h2></h2><p>Plain text.</p>")[0] == "Plain text."
 
 
 def test_a_page_of_scripts_is_refused():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 
 from conflictkit.segmenters.blocks import PAGE_ARTEFACT
 
