@@ -25,7 +25,7 @@ from conflictkit.align import align
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.errors import BackendError, InputError
 from conflictkit.identical import settle_identical
-from conflictkit.loaders import document_from_text, read_document
+from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
@@ -135,8 +135,12 @@ class Engine:
 
     def index_key(self, document: Document) -> str:
         normalized_hash = hashlib.sha256(document.normalized.encode("utf-8")).hexdigest()
+        # Non-operative parts (footnotes, running headers) flag clauses: the same text read from
+        # a file without them must not share the entry.
+        non_operative = [] if document.source is None else \
+            [(b.start, b.end, b.role) for b in document.source.blocks if b.role != "body"]
         return key_of("index", PIPELINE_VERSION, normalized_hash, self.segmenter.reading_key(document),
-                      *self._fingerprints("segmenter", "filter", "embedder"))
+                      *self._fingerprints("segmenter", "filter", "embedder"), *([non_operative] if non_operative else []))
 
     def index(self, document: Document) -> IndexedDocument:
         """Segment, filter and embed a document, or load that work from the cache.
@@ -175,7 +179,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return clauses
+        return flag_non_operative(clauses, document)
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses
@@ -224,6 +228,14 @@ class Engine:
         """Compare two files on disk."""
         limit = self.config.limits.max_document_bytes
         return self.compare_documents(read_document(reference_path, limit), read_document(input_path, limit))
+
+    def compare_revisions(self, path: str) -> ComparisonResult:
+        """Compare a file's own original (every tracked change rejected) with its revised text (all accepted)."""
+        limit = self.config.limits.max_document_bytes
+        original = read_document(path, limit, revision="original")
+        revised = read_document(path, limit, revision="accepted")
+        return self.compare_documents(original.model_copy(update={"path": f"{path} (original)"}),
+                                      revised.model_copy(update={"path": f"{path} (revised)"}))
 
     def compare_texts(
         self, reference_text: str, input_text: str, reference_name: str = "reference", input_name: str = "input"
@@ -368,8 +380,9 @@ class Engine:
                      pairs_key, self.config.thresholds.model_dump(), self.config.alignment.model_dump())
         cached = self.store.get_json("report", key)
         if cached is not None and {"report", "pairs"} <= set(cached):
-            cached["report"]["reference"]["path"] = ref.document.path  # a renamed file hits the same entry
-            cached["report"]["input"]["path"] = inp.document.path
+            for side, document in (("reference", ref.document), ("input", inp.document)):
+                cached["report"][side]["path"] = document.path  # a renamed file hits the same entry
+                cached["report"][side]["source"] = document.source.summary() if document.source else None
             return ComparisonResult(
                 report=cached["report"], pairs=cached["pairs"], params=self.params(self.config), reference=ref,
                 input=inp, judgements=judgements, candidates=candidates,

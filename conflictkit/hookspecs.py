@@ -23,6 +23,11 @@ hookimpl = pluggy.HookimplMarker("conflictkit")
 
 
 @hookspec
+def register_loaders(register):
+    """Register :class:`conflictkit.stages.Loader` subclasses (one per file format)."""
+
+
+@hookspec
 def register_segmenters(register):
     """Register :class:`conflictkit.stages.Segmenter` subclasses."""
 

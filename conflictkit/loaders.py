@@ -1,18 +1,21 @@
 """Reading documents: file -> :class:`~conflictkit.model.Document`, with one clear error per bad input.
 
-The original text is the file's bytes decoded as UTF-8 (a leading byte-order mark is dropped) with
-line endings kept as they are: every offset conflictkit reports indexes this text.
+A registered :class:`~conflictkit.stages.Loader` turns the file's bytes into the document text
+(for Markdown and plain text, the file's text decoded as UTF-8, a leading byte-order mark dropped,
+line endings kept; for HTML, DOCX and PDF, the text extracted from it): every offset conflictkit
+reports indexes this text. The loader is picked by the file's extension, else by its content.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
+from pathlib import Path, PurePath
 
-from conflictkit.errors import InputError
-from conflictkit.model import Document
+from conflictkit.errors import InputError, MissingDependencyError
+from conflictkit.model import Clause, Document, DocumentSource
 from conflictkit.normalize import normalize
+from conflictkit.stages import LoadedText, Loader, Revision
 
 DEFAULT_MAX_BYTES = 20_000_000
 
@@ -20,67 +23,142 @@ DEFAULT_MAX_BYTES = 20_000_000
 _BINARY_SIGNATURES: dict[bytes, str] = {
     b"%PDF": "a PDF",
     b"PK\x03\x04": "a zip archive (a .docx, .xlsx or .odt?)",
-    b"\xd0\xcf\x11\xe0": "a legacy Office file (.doc)",
+    b"\xd0\xcf\x11\xe0": "a legacy Office file (.doc) or a password-protected Office file",
     b"{\\rtf": "an RTF file",
     b"\x89PNG": "a PNG image",
     b"\xff\xd8\xff": "a JPEG image",
     b"GIF8": "a GIF image",
 }
 
+# Formats read by plugin packages of this repository: a file of one of them without its plugin
+# gets the install command, not a guess at its text.
+PLUGIN_FORMATS: dict[str, tuple[str, str]] = {
+    ".docx": ("Word documents", "conflictkit-docx"),
+    ".docm": ("Word documents", "conflictkit-docx"),
+    ".pdf": ("PDF files", "conflictkit-pdf"),
+}
+_PLUGIN_SIGNATURES: dict[bytes, str] = {b"%PDF": ".pdf", b"PK\x03\x04": ".docx"}
 
-def _describe_binary(data: bytes) -> str | None:
+
+def describe_binary(data: bytes) -> str | None:
+    """What a file that is not text looks like ("a PDF", "binary data"...), or None for text.
+
+    The NUL check covers the whole file (a bytes search, cheap); the control-character ratio a
+    sample of its start.
+    """
     for signature, kind in _BINARY_SIGNATURES.items():
         if data.startswith(signature):
             return kind
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16 text"
-    sample = data[:8192]
-    if b"\x00" in sample:
+    if b"\x00" in data:
         return "binary data"
+    sample = data[:8192]
     controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
     if sample and controls / len(sample) > 0.1:
         return "binary data"
     return None
 
 
-def document_from_text(text: str, path: str = "<text>", data: bytes | None = None) -> Document:
-    """Build a Document from text already decoded (tests, uploads, the web app)."""
-    normalized = normalize(text)
-    digest = hashlib.sha256(data if data is not None else text.encode("utf-8")).hexdigest()
-    return Document(path=path, original=text, normalized=normalized.text, offsets=normalized.offsets, sha256=digest)
-
-
-def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
-    """Decode and check a document's bytes; raise InputError saying what is wrong and what to do."""
-    if len(data) > max_bytes:
-        raise InputError(
-            f"{name} is {len(data) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
-            "split it, or raise limits.max_document_bytes in the config"
-        )
-    kind = _describe_binary(data)
+def decode_text(data: bytes, name: str) -> str:
+    """The UTF-8 text of a text file (BOM dropped), or InputError saying what the file is instead."""
+    kind = describe_binary(data)
     if kind == "UTF-16 text":
         raise InputError(f"{name} is UTF-16 text; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
     if kind is not None:
-        raise InputError(f"{name} looks like {kind}, not a text document; convert it to Markdown or plain text (.md, .txt)")
+        raise InputError(f"{name} looks like {kind}, not a text document; "
+                         "give it its own extension (.pdf, .docx) or convert it to Markdown or plain text (.md, .txt)")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(
             f"{name} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             "convert it to UTF-8 (e.g. iconv -f WINDOWS-1252 -t UTF-8)"
         ) from None
-    if not text.strip():
+
+
+def document_from_text(text: str, path: str = "<text>", data: bytes | None = None,
+                       source: DocumentSource | None = None) -> Document:
+    """Build a Document from text already decoded or extracted (tests, the engine's loaders)."""
+    normalized = normalize(text)
+    digest = hashlib.sha256(data if data is not None else text.encode("utf-8")).hexdigest()
+    return Document(path=path, original=text, normalized=normalized.text, offsets=normalized.offsets, sha256=digest,
+                    source=source)
+
+
+def _loaders() -> list[type[Loader]]:
+    from conflictkit.registry import get_registry
+
+    return get_registry().loaders()
+
+
+def _missing_plugin(name: str, extension: str) -> MissingDependencyError:
+    what, package = PLUGIN_FORMATS[extension]
+    return MissingDependencyError(
+        f"{name}: reading {what} needs the {package} plugin: pip install -e backends/{package} (or pip install {package})"
+    )
+
+
+def accepted_extensions() -> list[str]:
+    """Every file extension a registered loader reads (the web app's upload form offers them)."""
+    return sorted({extension for cls in _loaders() for extension in cls.extensions})
+
+
+def loader_for(name: str, data: bytes, loaders: list[type[Loader]] | None = None) -> type[Loader]:
+    """The loader of a file: the one claiming its extension, else the first whose sniff matches.
+
+    A known format without its plugin raises the install command; anything else falls back to the
+    plain-text loader, which says what the file is when it is not text.
+    """
+    loaders = _loaders() if loaders is None else loaders
+    extension = PurePath(name).suffix.lower()
+    for cls in loaders:
+        if extension and extension in cls.extensions:
+            return cls
+    if extension in PLUGIN_FORMATS:
+        raise _missing_plugin(name, extension)
+    for cls in loaders:
+        if cls.sniff(data):
+            return cls
+    for signature, plugin_extension in _PLUGIN_SIGNATURES.items():
+        if data.startswith(signature) and extension not in (".md", ".txt", ".markdown", ".text"):
+            raise _missing_plugin(name, plugin_extension)
+    text_loaders = [cls for cls in loaders if cls.name == "text"]
+    if not text_loaders:
+        raise InputError(f"{name}: no loader reads this file; check `conflictkit backends`")
+    return text_loaders[0]
+
+
+def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES,
+                        revision: Revision = "accepted") -> Document:
+    """Check a document's bytes and read them with its loader; raise InputError saying what is wrong and what to do."""
+    if len(data) > max_bytes:
+        raise InputError(
+            f"{name} is {len(data) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
+            "split it, or raise limits.max_document_bytes in the config"
+        )
+    cls = loader_for(name, data)
+    if revision != "accepted" and not cls.reads_revisions:
+        raise InputError(f"{name}: --revisions needs a file with tracked changes (.docx); {cls.name} files have none")
+    loader = cls()
+    loader.warm_up()
+    loaded: LoadedText = loader.load(data, name, revision)
+    if not loaded.text.strip():
         raise InputError(f"{name} is empty (no text to compare)")
-    return document_from_text(text, name, data)
+    document = document_from_text(loaded.text, name, data, loaded.source)
+    if loaded.source.format not in ("text", "markdown"):
+        document.data = data
+    return document
 
 
-def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
-    """Read a Markdown or plain-text document from disk."""
+def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES,
+                  revision: Revision = "accepted") -> Document:
+    """Read a document from disk with the loader of its format (Markdown, text, HTML, and the plugins')."""
     file = Path(path)
     if not file.exists():
         raise InputError(f"{path}: no such file")
     if file.is_dir():
-        raise InputError(f"{path} is a directory; give a document file (.md or .txt)")
+        raise InputError(f"{path} is a directory; give a document file (.md, .txt, .html, .docx, .pdf)")
     if not file.is_file():
         raise InputError(f"{path} is not a regular file")
     try:
@@ -95,4 +173,15 @@ def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYT
         raise InputError(f"{path}: permission denied; check the file's permissions") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return document_from_bytes(data, str(path), max_bytes)
+    return document_from_bytes(data, str(path), max_bytes, revision)
+
+
+def flag_non_operative(clauses: list[Clause], document: Document) -> list[Clause]:
+    """Flag the clauses that lie in footnotes, running headers or footers of the source file."""
+    if document.source is None or all(b.role == "body" for b in document.source.blocks):
+        return clauses
+    flagged = []
+    for clause in clauses:
+        role = document.source.role_at(clause.span.start, clause.span.end)
+        flagged.append(clause if role == "body" or clause.filtered else clause.model_copy(update={"filtered": role}))
+    return flagged

@@ -7,8 +7,9 @@ is exactly what a user sees highlighted.
 
 from __future__ import annotations
 
+import bisect
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -54,6 +55,82 @@ class Clause(BaseModel):
         return self.filtered is None and self.kind not in ("heading", "signature", "boilerplate")
 
 
+SourceRole = Literal["body", "footnote", "endnote", "header", "footer"]
+
+
+class SourceBlock(BaseModel):
+    """A range ``[start, end)`` of the document text and where it came from in the file.
+
+    ``location`` holds what the format knows: ``page`` and ``bbox`` (PDF points, x0, y0, x1, y1 from
+    the page's bottom left), ``paragraph`` (index of the paragraph in the file). A block whose
+    ``role`` is not "body" (footnotes, running headers and footers) is non-operative: its clauses
+    are flagged, never compared.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    role: SourceRole = "body"
+    location: dict[str, Any] = Field(default_factory=dict)
+
+
+class DocumentSource(BaseModel):
+    """How a document's text was read from its file: the format, the loader and the map back.
+
+    ``details`` are facts for the report (tracked changes, pages, running headers removed...);
+    ``notes`` say in words what a reviewer should know about the reading (one line each).
+    """
+
+    format: str
+    loader: str
+    blocks: list[SourceBlock] = Field(default_factory=list)
+    details: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [b.start for b in self.blocks]
+
+    def overlapping(self, start: int, end: int) -> list[SourceBlock]:
+        """The blocks that share at least one character with ``[start, end)`` (blocks sorted by start)."""
+        first = max(0, bisect.bisect_right(self._starts, start) - 1)
+        found = []
+        for block in self.blocks[first:]:
+            if block.start >= max(end, start + 1):
+                break
+            if block.end > start:
+                found.append(block)
+        return found
+
+    def locate(self, start: int, end: int) -> dict[str, Any] | None:
+        """Where ``[start, end)`` is in the file: first page/paragraph, the pages it spans, a bbox on one page."""
+        blocks = self.overlapping(start, end)
+        if not blocks:
+            return None
+        location = dict(blocks[0].location)
+        pages = sorted({b.location["page"] for b in blocks if "page" in b.location})
+        if len(pages) > 1:
+            location["pages"] = pages
+        boxes = [b.location["bbox"] for b in blocks if "bbox" in b.location and b.location.get("page") == pages[0]] \
+            if pages else []
+        if boxes:
+            location["bbox"] = [round(min(b[0] for b in boxes), 1), round(min(b[1] for b in boxes), 1),
+                                round(max(b[2] for b in boxes), 1), round(max(b[3] for b in boxes), 1)]
+        return location
+
+    def role_at(self, start: int, end: int) -> SourceRole:
+        """The role of the text at ``[start, end)``: non-operative when every block under it is."""
+        roles = {b.role for b in self.overlapping(start, end)}
+        if not roles or "body" in roles:
+            return "body"
+        return sorted(roles)[0]  # type: ignore[return-value]
+
+    def summary(self) -> dict[str, Any]:
+        """The report's ``source`` record: format, loader, details and notes (not the block map)."""
+        return {"format": self.format, "loader": self.loader, "details": self.details, "notes": self.notes}
+
+
 class Document(BaseModel):
     """A document as read from disk, with its normalized text and the map back to the original.
 
@@ -68,6 +145,9 @@ class Document(BaseModel):
     normalized: str
     offsets: np.ndarray  # int64, len(normalized) + 1
     sha256: str
+    source: DocumentSource | None = None  # None: text given directly (no file, no map)
+    data: bytes | None = Field(default=None, exclude=True, repr=False)
+    """The file's bytes, kept only where the text was extracted from them (report.docx rebuilds from them)."""
 
     def to_original(self, start: int, end: int) -> Span:
         """Map a half-open span of ``normalized`` to the span of ``original`` that produced it."""
@@ -163,6 +243,7 @@ class Quote(BaseModel):
     section: str | None = None
     clause_id: str
     spans: list[ClauseSpan] | None = None
+    location: dict[str, Any] | None = None  # page / paragraph / bbox in the source file, where the loader knows
 
 
 class Finding(BaseModel):

@@ -17,12 +17,14 @@ import pluggy
 
 from conflictkit import hookspecs
 from conflictkit.errors import ConfigError, UnknownBackendError, plugin_install_hint
-from conflictkit.stages import STAGE_CLASSES, STAGES, Component, StageName
+from conflictkit.stages import STAGE_CLASSES, STAGES, Component, Loader, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
 
 # Built-in plugin modules, each registering the backends it defines (simonw/llm style).
 DEFAULT_PLUGINS: tuple[str, ...] = (
+    "conflictkit.formats.text",
+    "conflictkit.formats.html",
     "conflictkit.bench.baselines",
     "conflictkit.segmenters.rules",
     "conflictkit.filters.rules",
@@ -42,6 +44,8 @@ KNOWN_PLUGINS: dict[str, str] = {
     "nli": "conflictkit-nli",
     "cross-encoder": "conflictkit-nli",
     "isaacus": "conflictkit-isaacus",
+    "docx": "conflictkit-docx",
+    "pdf": "conflictkit-pdf",
 }
 TORCH_PLUGINS = frozenset({"conflictkit-sentence-transformers", "conflictkit-nli"})
 
@@ -60,7 +64,7 @@ class Registry:
     """Backends by stage and name. Refuses duplicates; an unknown name lists the available ones."""
 
     def __init__(self) -> None:
-        self._backends: dict[StageName, dict[str, BackendInfo]] = {stage: {} for stage in STAGES}
+        self._backends: dict[StageName, dict[str, BackendInfo]] = {stage: {} for stage in STAGE_CLASSES}
 
     def add(self, cls: type[Component], package: str) -> None:
         stage = getattr(cls, "stage", None)
@@ -94,7 +98,11 @@ class Registry:
         return sorted(self._backends[stage])
 
     def all(self) -> list[BackendInfo]:
-        return [info for stage in STAGES for info in sorted(self._backends[stage].values(), key=lambda i: i.name)]
+        return [info for stage in STAGE_CLASSES for info in sorted(self._backends[stage].values(), key=lambda i: i.name)]
+
+    def loaders(self) -> list[type[Loader]]:
+        """Every registered loader class, by name."""
+        return [info.cls for info in sorted(self._backends["loader"].values(), key=lambda i: i.name)]  # type: ignore[misc]
 
 
 def _package_of(plugin: object, dists: dict[str, str]) -> str:
@@ -148,6 +156,7 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
     registry = Registry()
     dists = _distributions()
     hooks = {
+        "loader": pm.hook.register_loaders,
         "segmenter": pm.hook.register_segmenters,
         "filter": pm.hook.register_filters,
         "embedder": pm.hook.register_embedders,

@@ -2,6 +2,10 @@
 
     load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> align -> report
 
+A :class:`Loader` turns a file's bytes into the document text that every span indexes, plus a
+map back to the source (:class:`~conflictkit.model.DocumentSource`); it is chosen by file extension
+or sniffed type, never by config.
+
 Every backend is a :class:`Component`: a cheap constructor that only validates its options (a
 pydantic model with ``extra="forbid"``), a ``warm_up()`` that loads anything heavy, and batch
 methods. Backends are registered through the hooks in :mod:`conflictkit.hookspecs`; the engine
@@ -19,13 +23,15 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement
+from conflictkit.model import CandidatePair, Clause, Document, DocumentSource, IndexedDocument, Judgement
 
 if TYPE_CHECKING:
     from conflictkit.store import Store
 
-StageName = Literal["segmenter", "filter", "embedder", "retriever", "scorer", "judge"]
+StageName = Literal["loader", "segmenter", "filter", "embedder", "retriever", "scorer", "judge"]
+# The configured pipeline stages; loaders are registered like them but picked by file type.
 STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge")
+Revision = Literal["accepted", "original"]
 
 
 class Options(BaseModel):
@@ -80,6 +86,41 @@ class Component(ABC):
     def usage(self) -> dict:
         """Resource usage since construction (requests, tokens, cost); empty for local backends."""
         return {}
+
+
+class LoadedText(BaseModel):
+    """What a loader makes of a file: the document text and where each part of it came from.
+
+    ``text`` is what every span indexes (for Markdown and text files, the file's text itself);
+    ``source`` maps ranges of it back to pages, paragraphs or parts of the file.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    text: str
+    source: DocumentSource
+
+
+class Loader(Component):
+    """Reads one file format: bytes -> :class:`LoadedText`.
+
+    ``extensions`` (lower case, with the dot) and :meth:`sniff` decide which loader reads a file;
+    ``load`` raises :class:`~conflictkit.errors.InputError` with one line saying what is wrong
+    and what to do. A loader whose format carries tracked changes sets ``reads_revisions`` and
+    honours ``revision`` ("accepted": every change accepted; "original": every change rejected).
+    """
+
+    stage: ClassVar[StageName] = "loader"
+    extensions: ClassVar[tuple[str, ...]] = ()
+    reads_revisions: ClassVar[bool] = False
+
+    @classmethod
+    def sniff(cls, data: bytes) -> bool:
+        """Whether ``data`` is in this loader's format whatever the file is called."""
+        return False
+
+    @abstractmethod
+    def load(self, data: bytes, name: str, revision: Revision = "accepted") -> LoadedText: ...
 
 
 class Segmenter(Component):
@@ -163,6 +204,7 @@ class Judge(Component):
 
 
 STAGE_CLASSES: dict[StageName, type[Component]] = {
+    "loader": Loader,
     "segmenter": Segmenter,
     "filter": Filter,
     "embedder": Embedder,

@@ -63,3 +63,45 @@ def test_size_limit(tmp_path):
         read_document(path, max_bytes=100)
     with pytest.raises(InputError, match="over the"):
         document_from_bytes(b"x" * 200, "upload", max_bytes=100)
+
+
+def test_nul_byte_after_the_first_8_kib_is_refused(tmp_path):
+    path = write(tmp_path, "late.md", b"The Customer shall pay. " * 400 + b"\x00" + b"more text")
+    with pytest.raises(InputError, match="binary data"):
+        read_document(path)
+
+
+def test_word_and_pdf_without_their_plugins_name_the_install_command():
+    from conflictkit.errors import MissingDependencyError
+    from conflictkit.formats.text import MarkdownLoader, TextLoader
+    from conflictkit.loaders import loader_for
+
+    core = [TextLoader, MarkdownLoader]
+    with pytest.raises(MissingDependencyError, match="pip install -e backends/conflictkit-docx"):
+        loader_for("contract.docx", b"PK\x03\x04....", core)
+    with pytest.raises(MissingDependencyError, match="pip install -e backends/conflictkit-pdf"):
+        loader_for("contract.pdf", b"%PDF-1.7", core)
+    with pytest.raises(MissingDependencyError, match="conflictkit-pdf"):
+        loader_for("download", b"%PDF-1.7", core)  # no extension: the content says PDF
+    assert loader_for("notes.txt", b"plain", core) is TextLoader
+    assert loader_for("notes", b"plain", core) is TextLoader
+
+
+def test_text_documents_carry_a_source_record(tmp_path):
+    doc = read_document(write(tmp_path, "a.md", b"# Title\n\nThe Customer shall pay.\n"))
+    assert doc.source.format == "markdown" and doc.source.loader == "markdown"
+    assert doc.data is None  # the text is the file: nothing else to keep
+
+
+def test_source_locate_spans_pages_and_unions_boxes():
+    from conflictkit.model import DocumentSource, SourceBlock
+
+    source = DocumentSource(format="pdf", loader="pdf", blocks=[
+        SourceBlock(start=0, end=10, location={"page": 1, "bbox": [10, 700, 200, 712]}),
+        SourceBlock(start=11, end=20, location={"page": 1, "bbox": [10, 686, 180, 698]}),
+        SourceBlock(start=21, end=30, role="footer", location={"page": 2, "bbox": [10, 20, 100, 30]}),
+    ])
+    assert source.locate(2, 15) == {"page": 1, "bbox": [10, 686, 200, 712]}
+    assert source.locate(12, 25)["pages"] == [1, 2]
+    assert source.locate(40, 50) is None
+    assert source.role_at(22, 28) == "footer" and source.role_at(5, 25) == "body"

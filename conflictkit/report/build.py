@@ -20,6 +20,7 @@ def quote_of_run(document: IndexedDocument, clause_ids: tuple[str, ...]) -> Quot
     clauses = [document.clause(cid) for cid in clause_ids]
     start, end = clauses[0].span.start, max(c.span.end for c in clauses)
     spans = [ClauseSpan(start=c.span.start, end=c.span.end, clause_id=c.id) for c in clauses] if len(clauses) > 1 else None
+    source = document.document.source
     return Quote(
         start=start,
         end=end,
@@ -28,6 +29,7 @@ def quote_of_run(document: IndexedDocument, clause_ids: tuple[str, ...]) -> Quot
         section=clauses[0].section,
         clause_id=clauses[0].id,
         spans=spans,
+        location=source.locate(start, end) if source is not None else None,
     )
 
 
@@ -129,6 +131,7 @@ def document_summary(document: IndexedDocument) -> dict:
         "sha256": document.document.sha256,
         "clauses": len(document.clauses),
         "filtered": sum(1 for c in document.clauses if c.filtered is not None),
+        "source": document.document.source.summary() if document.document.source is not None else None,
     }
 
 

@@ -10,12 +10,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conflictkit.errors import UserError
+from conflictkit.errors import MissingDependencyError, UserError
 
 if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
 
-FORMATS = ("json", "md", "html")
+FORMATS = ("json", "md", "html", "docx")
 
 
 def to_json(data: object) -> str:
@@ -36,9 +36,9 @@ def atomic_write(path: str | os.PathLike[str], content: str | bytes) -> None:
         raise
 
 
-def render_files(result: ComparisonResult, formats: Iterable[str]) -> dict[str, str]:
+def render_files(result: ComparisonResult, formats: Iterable[str]) -> dict[str, str | bytes]:
     """File name -> content for a comparison; report.json, pairs.json and params.json always."""
-    files = {
+    files: dict[str, str | bytes] = {
         "report.json": to_json(result.report),
         "pairs.json": to_json(result.pairs),
         "params.json": to_json(result.params),
@@ -52,7 +52,18 @@ def render_files(result: ComparisonResult, formats: Iterable[str]) -> dict[str, 
         from conflictkit.report.html import render_html
 
         files["report.html"] = render_html(result.report, result.reference.document.original, result.input.document.original)
+    if "docx" in formats:
+        files["report.docx"] = _report_docx(result)
     return files
+
+
+def _report_docx(result: ComparisonResult) -> bytes:
+    try:
+        from conflictkit_docx.comments import report_docx
+    except ModuleNotFoundError:
+        raise MissingDependencyError("--format docx writes report.docx with the conflictkit-docx plugin: "
+                                     "pip install -e backends/conflictkit-docx (or pip install conflictkit-docx)") from None
+    return report_docx(result, result.input.document.data)
 
 
 def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike[str], formats: Iterable[str] = ("json", "md")) -> list[Path]:

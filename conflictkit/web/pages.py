@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from conflictkit.loaders import accepted_extensions
 from conflictkit.report.html import esc, fill, render_summary, render_view
 from conflictkit.web.jobs import Job
 from conflictkit.web.reviews import Comparison, Summary
@@ -26,12 +27,15 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     """The upload form (documents and config preset) and the list of past comparisons."""
     alert = f'<p class="error" role="alert" id="error">{esc(error)}</p>' if error else ""
     options = "".join(f'<option value="{esc(key)}">{esc(label)}</option>' for key, label in presets)
+    extensions = accepted_extensions()
+    accept = esc(",".join(extensions))
     form = (
         f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
-        '<label>Reference document (template, previous version) <input type="file" name="reference" required></label>'
-        '<label>Input document (the draft under review) <input type="file" name="input" required></label>'
+        f'<label>Reference document (template, previous version) <input type="file" name="reference" accept="{accept}" required></label>'
+        f'<label>Input document (the draft under review) <input type="file" name="input" accept="{accept}" required></label>'
         f'<label>Configuration <select name="config">{options}</select></label>'
-        f'<p class="hint">Markdown or plain text (UTF-8); up to {max_bytes / 1e6:g} MB per upload.</p>'
+        f'<p class="hint">{esc(", ".join(extensions))} files; up to {max_bytes / 1e6:g} MB per upload. '
+        'The comparison shows the text as read from each file.</p>'
         '<button type="submit">Compare</button> <span class="busy" hidden>Uploading…</span></form>'
     )
     rows = "".join(

@@ -1,0 +1,1 @@
+"""Word documents for conflictkit: the ``docx`` loader and the ``report.docx`` writer."""

@@ -1,0 +1,1 @@
+"""PDF documents for conflictkit: the ``pdf`` loader (pypdfium2)."""
