@@ -1,15 +1,19 @@
 """The embedded cache: one SQLite file under the user cache directory.
 
 Keys live in namespaces (``index``, ``report``, ``isaacus.embeddings``...). Writes are atomic
-(one transaction each) and safe with two processes (WAL, busy timeout). The cache is never fatal:
-a corrupt file is moved aside and recreated, a locked one is bypassed, and a corrupt entry reads
-as a miss, each with one warning on stderr.
+(one transaction each) and safe with two processes (WAL, a short busy timeout). The cache is never
+fatal: a file SQLite reports as damaged (at open or on any later read or write) is checked with
+``PRAGMA quick_check`` and, when damaged, moved aside once and recreated; a write that another
+process's lock holds up gives up after ``timeout`` (0.1 s) and that entry stays uncached (later
+writes do not wait at all until one succeeds again); a corrupt entry reads as a miss. Each with a
+warning on stderr.
 
 ``CONFLICTKIT_CACHE_DIR`` overrides the directory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -51,12 +55,20 @@ def _warn(message: str) -> None:
 
 
 class Store:
-    """A namespaced key-value store of bytes, or a no-op store when ``path`` is None."""
+    """A namespaced key-value store of bytes, or a no-op store when ``path`` is None.
 
-    def __init__(self, path: Path | None, timeout: float = 5.0) -> None:
+    ``timeout`` is how long a write waits for another process's lock before it gives up.
+    """
+
+    def __init__(self, path: Path | None, timeout: float = 0.1) -> None:
         self.path = path
         self.timeout = timeout
         self._local = threading.local()
+        self._lock = threading.Lock()
+        self._generation = 0  # bumped when the file is replaced: every thread reconnects
+        self._healed = False
+        self._lock_warned = False
+        self._writes_blocked = False  # the last write met a lock: the next ones do not wait
         self._disabled = path is None
         if path is not None:
             self._open_or_recover()
@@ -71,13 +83,16 @@ class Store:
 
     def _connect(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
+        if conn is not None and self._local.generation != self._generation:
+            conn.close()
+            conn = None
         if conn is None:
             assert self.path is not None
             conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+            self._local.conn, self._local.generation = conn, self._generation
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute(SCHEMA)
-            self._local.conn = conn
         return conn
 
     def _open_or_recover(self) -> None:
@@ -86,27 +101,51 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = self._connect()
             conn.execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                _warn(f"cache {self.path} is locked by another process ({exc}); running without the cache")
-            else:
-                _warn(f"cache {self.path} cannot be used ({exc}); running without the cache")
-            self._disabled = True
         except sqlite3.DatabaseError as exc:
-            self._local.conn = None
+            if _is_lock(exc):
+                _warn(f"cache {self.path} is locked by another process ({exc}); running without the cache")
+                self._disabled = True
+            else:
+                self._heal(exc)
+        except OSError as exc:
+            _warn(f"cannot create cache directory {self.path.parent} ({exc}); running without the cache")
+            self._disabled = True
+
+    def _heal(self, exc: sqlite3.DatabaseError) -> bool:
+        """After an error that may mean a damaged file: check it, and if damaged move it aside once.
+
+        Returns whether the store is usable (healed, or not damaged after all).
+        """
+        assert self.path is not None
+        with self._lock:
+            if self._disabled:
+                return False
+            self._generation += 1  # drop connections that may still point at a replaced file
+            damage = _damage(self.path)
+            if damage is None:
+                return True
+            if self._healed:  # moved aside once already: a second damaged file means something else is wrong
+                _warn(f"cache {self.path} is damaged again ({damage}); running without the cache")
+                self._disabled = True
+                return False
+            self._healed = True
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-            _warn(f"cache {self.path} is corrupt ({exc}); moved it to {aside.name} and starting a fresh one")
+            _warn(f"cache {self.path} is corrupt ({damage}); moved it to {aside.name} and starting a fresh one")
             try:
                 os.replace(self.path, aside)
                 for suffix in ("-wal", "-shm"):
                     Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-                self._connect()
+                self._connect().execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
             except (OSError, sqlite3.DatabaseError) as exc2:
                 _warn(f"cannot recreate cache {self.path} ({exc2}); running without the cache")
                 self._disabled = True
-        except OSError as exc:
-            _warn(f"cannot create cache directory {self.path.parent} ({exc}); running without the cache")
-            self._disabled = True
+                return False
+            return True
+
+    def _failed(self, exc: sqlite3.Error, doing: str) -> None:
+        if isinstance(exc, sqlite3.DatabaseError) and not _is_lock(exc) and self._heal(exc):
+            return
+        _warn(f"cache {doing} failed ({exc}); {'recomputing' if doing == 'read' else 'continuing without caching this result'}")
 
     def get(self, namespace: str, key: str) -> bytes | None:
         """The stored value, or None on a miss, a corrupt entry or an unusable store."""
@@ -117,7 +156,7 @@ class Store:
                 "SELECT value, checksum FROM entries WHERE namespace=? AND key=?", (namespace, key)
             ).fetchone()
         except sqlite3.Error as exc:
-            _warn(f"cache read failed ({exc}); recomputing")
+            self._failed(exc, "read")
             return None
         if row is None:
             return None
@@ -129,16 +168,25 @@ class Store:
         return bytes(value)
 
     def put(self, namespace: str, key: str, value: bytes) -> None:
-        """Store ``value``; a failure is a warning, never an error."""
+        """Store ``value``; a failure is a warning, never an error, and a lock is not waited out."""
         if self._disabled:
             return
         try:
-            self._connect().execute(
+            conn = self._connect()
+            conn.execute(f"PRAGMA busy_timeout={0 if self._writes_blocked else int(self.timeout * 1000)}")
+            conn.execute(
                 "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)",
                 (namespace, key, value, hashlib.sha256(value).hexdigest(), time.time()),
             )
+            self._writes_blocked = False
         except sqlite3.Error as exc:
-            _warn(f"cache write failed ({exc}); continuing without caching this result")
+            if _is_lock(exc):
+                self._writes_blocked = True
+                if not self._lock_warned:
+                    self._lock_warned = True
+                    _warn(f"cache {self.path} is locked by another process; results are not cached while it is")
+                return
+            self._failed(exc, "write")
 
     def delete(self, namespace: str, key: str) -> None:
         if self._disabled:
@@ -167,6 +215,25 @@ class Store:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+
+def _is_lock(exc: sqlite3.Error) -> bool:
+    text = str(exc)
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _damage(path: Path) -> str | None:
+    """What ``PRAGMA quick_check`` finds wrong with the file at ``path``, or None when it is sound."""
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1.0)) as conn:
+            rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+            conn.execute("SELECT count(*) FROM entries").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if _is_lock(exc):
+            return None  # cannot tell while another process writes; the entry is just recomputed
+        return str(exc)
+    problems = [" ".join(str(row[0]).split()) for row in rows if row[0] != "ok"]
+    return "; ".join(problems)[:200] if problems else None
 
 
 _DEFAULT: Store | None = None
