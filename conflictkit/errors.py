@@ -48,6 +48,10 @@ class MissingDependencyError(ConflictkitError):
     exit_code = EXIT_USAGE
 
 
+class ModelNotAvailableError(UserError):
+    """A configured model is neither a local directory nor in the Hugging Face cache, and cannot be fetched."""
+
+
 class BackendError(ConflictkitError):
     """A backend failed at run time (an API error, a model that cannot be loaded...)."""
 

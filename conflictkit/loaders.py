@@ -43,6 +43,21 @@ def _describe_binary(data: bytes) -> str | None:
     return None
 
 
+def size_text(n: int) -> str:
+    """A byte count as a person reads it: 512 bytes, 12.5 KB, 3.2 MB (decimal units)."""
+    if n < 1000:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    value, unit = (n / 1e6, "MB") if n >= 1_000_000 else (n / 1e3, "KB")
+    return f"{value:.1f}".rstrip("0").rstrip(".") + f" {unit}"
+
+
+def too_big_message(name: str, size: int, limit: int) -> str:
+    shown, allowed = size_text(size), size_text(limit)
+    if shown == allowed:  # just over: rounded, both would read the same
+        shown, allowed = f"{size:,} bytes", f"{limit:,}-byte"
+    return f"{name} is {shown}, over the {allowed} limit; split it, or raise limits.max_document_bytes in the config"
+
+
 def document_from_text(text: str, path: str = "<text>", data: bytes | None = None) -> Document:
     """Build a Document from text already decoded (tests, uploads, the web app)."""
     normalized = normalize(text)
@@ -53,10 +68,7 @@ def document_from_text(text: str, path: str = "<text>", data: bytes | None = Non
 def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
     """Decode and check a document's bytes; raise InputError saying what is wrong and what to do."""
     if len(data) > max_bytes:
-        raise InputError(
-            f"{name} is {len(data) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
-            "split it, or raise limits.max_document_bytes in the config"
-        )
+        raise InputError(too_big_message(name, len(data), max_bytes))
     kind = _describe_binary(data)
     if kind == "UTF-16 text":
         raise InputError(f"{name} is UTF-16 text; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
@@ -86,10 +98,7 @@ def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYT
     try:
         size = file.stat().st_size
         if size > max_bytes:
-            raise InputError(
-                f"{path} is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
-                "split it, or raise limits.max_document_bytes in the config"
-            )
+            raise InputError(too_big_message(str(path), size, max_bytes))
         data = file.read_bytes()
     except PermissionError:
         raise InputError(f"{path}: permission denied; check the file's permissions") from None

@@ -12,13 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from conflictkit.errors import MissingDependencyError, UserError
+from conflictkit.errors import MissingDependencyError, ModelNotAvailableError  # noqa: F401  (re-exported: its home was here)
 
 INSTALL = "pip install conflictkit-nli"
-
-
-class ModelNotAvailableError(UserError):
-    """A configured model is neither a local directory nor in the Hugging Face cache, and cannot be fetched."""
 
 
 @dataclass(frozen=True)
