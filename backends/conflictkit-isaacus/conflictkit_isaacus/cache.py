@@ -32,15 +32,17 @@ def cached_values(
     store: Store | None,
     namespace: str,
     keys: Sequence[str],
-    compute: Callable[[list[int]], list[Any]],
+    compute: Callable[[list[int], Callable[[int, Any], None]], list[Any]],
     encode: Callable[[Any], bytes],
     decode: Callable[[bytes], Any],
 ) -> tuple[list[Any], int]:
-    """The value of each key: from the store where present, else from ``compute(positions)``.
+    """The value of each key: from the store where present, else from ``compute(positions, save)``.
 
     ``compute`` gets the positions of the first occurrence of each missing key (so a text asked
-    twice is sent once) and returns their values in that order. Returns the values and the
-    number of positions served from the store.
+    twice is sent once) and returns their values in that order. It calls ``save(position, value)``
+    as each answer arrives, so what was answered stays cached when a later request fails; a value
+    it did not save is stored when it returns. Returns the values and the number of positions
+    served from the store.
     """
     values: list[Any] = [None] * len(keys)
     first: dict[str, int] = {}
@@ -58,10 +60,17 @@ def cached_values(
                 values[i] = None  # an undecodable entry is a miss, recomputed below
     missing = [i for i in first.values() if values[i] is None]
     if missing:
-        for i, value in zip(missing, compute(missing), strict=True):
-            values[i] = value
+        saved: set[int] = set()
+
+        def save(i: int, value: Any) -> None:
             if _usable(store):
                 store.put(namespace, keys[i], encode(value))
+            saved.add(i)
+
+        for i, value in zip(missing, compute(missing, save), strict=True):
+            values[i] = value
+            if i not in saved:
+                save(i, value)
     for i, key in enumerate(keys):
         if values[i] is None:
             values[i] = values[first[key]]
