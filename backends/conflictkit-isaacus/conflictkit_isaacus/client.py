@@ -174,7 +174,7 @@ class IsaacusClient:
         if spent + delay > self.rate_limit_budget:
             progress.stopped.set()
             raise BackendError(
-                f"Isaacus API rate limit (429) still hit after {spent:.0f} s of backing off (rate_limit_budget "
+                f"Isaacus API rate limit (429) still hit after {spent:.1f} s of backing off (rate_limit_budget "
                 f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered "
                 f"and cached, at most {max(1, int(self.limit.lowest))} in flight; run again to send only the rest, "
                 "or raise rate_limit_budget in the config"
