@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 
 
+OPEN_WAIT = 2.0  # seconds opening or reading may wait for another process's lock
+
+
 def cache_dir() -> Path:
     """Where the store lives: ``$CONFLICTKIT_CACHE_DIR`` or the platform's user cache dir."""
     override = os.environ.get("CONFLICTKIT_CACHE_DIR")
@@ -88,7 +91,8 @@ class Store:
             conn = None
         if conn is None:
             assert self.path is not None
-            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+            # opening and reading may wait for a moment (two runs starting together); writes do not (put)
+            conn = sqlite3.connect(self.path, timeout=OPEN_WAIT, isolation_level=None, check_same_thread=False)
             self._local.conn, self._local.generation = conn, self._generation
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -111,23 +115,25 @@ class Store:
             _warn(f"cannot create cache directory {self.path.parent} ({exc}); running without the cache")
             self._disabled = True
 
-    def _heal(self, exc: sqlite3.DatabaseError) -> bool:
+    def _heal(self, exc: sqlite3.DatabaseError) -> str:
         """After an error that may mean a damaged file: check it, and if damaged move it aside once.
 
-        Returns whether the store is usable (healed, or not damaged after all).
+        Returns ``"sound"`` (the file checks out: the error was something else), ``"healed"``
+        (moved aside, a fresh file in its place) or ``"disabled"`` (running without the cache);
+        the last two have already warned.
         """
         assert self.path is not None
         with self._lock:
             if self._disabled:
-                return False
+                return "disabled"
             self._generation += 1  # drop connections that may still point at a replaced file
             damage = _damage(self.path)
             if damage is None:
-                return True
+                return "sound"
             if self._healed:  # moved aside once already: a second damaged file means something else is wrong
                 _warn(f"cache {self.path} is damaged again ({damage}); running without the cache")
                 self._disabled = True
-                return False
+                return "disabled"
             self._healed = True
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
             _warn(f"cache {self.path} is corrupt ({damage}); moved it to {aside.name} and starting a fresh one")
@@ -139,11 +145,11 @@ class Store:
             except (OSError, sqlite3.DatabaseError) as exc2:
                 _warn(f"cannot recreate cache {self.path} ({exc2}); running without the cache")
                 self._disabled = True
-                return False
-            return True
+                return "disabled"
+            return "healed"
 
     def _failed(self, exc: sqlite3.Error, doing: str) -> None:
-        if isinstance(exc, sqlite3.DatabaseError) and not _is_lock(exc) and self._heal(exc):
+        if isinstance(exc, sqlite3.DatabaseError) and not _is_lock(exc) and self._heal(exc) != "sound":
             return
         _warn(f"cache {doing} failed ({exc}); {'recomputing' if doing == 'read' else 'continuing without caching this result'}")
 
@@ -174,10 +180,13 @@ class Store:
         try:
             conn = self._connect()
             conn.execute(f"PRAGMA busy_timeout={0 if self._writes_blocked else int(self.timeout * 1000)}")
-            conn.execute(
-                "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)",
-                (namespace, key, value, hashlib.sha256(value).hexdigest(), time.time()),
-            )
+            try:
+                conn.execute(
+                    "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)",
+                    (namespace, key, value, hashlib.sha256(value).hexdigest(), time.time()),
+                )
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={int(OPEN_WAIT * 1000)}")
             self._writes_blocked = False
         except sqlite3.Error as exc:
             if _is_lock(exc):

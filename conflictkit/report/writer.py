@@ -210,9 +210,14 @@ def _locked(directory: Path) -> Iterator[None]:
     except ImportError:  # not POSIX: no lock, the renames still keep each set whole
         yield
         return
-    fd = os.open(directory, os.O_RDONLY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # a folder we may write but not read: go on unlocked, as without flock
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):  # a file system without flock: the same
+            fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing releases the lock

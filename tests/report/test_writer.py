@@ -175,3 +175,28 @@ def test_read_only_mount(tmp_path):
             write_set(mount / "out", NEW, owned)
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_parallel_writers_leave_one_whole_set(tmp_path):
+    """Two runs with the same --out: the survivor's files all come from one run, nothing beside them."""
+    import threading
+
+    out = tmp_path / "out"
+    sets = [{name: f"run {n}: {name}" for name in OLD} for n in range(8)]
+    errors = []
+
+    def write(files):
+        try:
+            write_set(out, files, owned)
+        except Exception as exc:  # noqa: BLE001  (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(files,)) for files in sets]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    final = contents(out)
+    assert final in sets
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
