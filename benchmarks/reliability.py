@@ -19,7 +19,6 @@ import platform
 import pty
 import re
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -78,7 +77,7 @@ def ck(*args: object, cwd: Path | None = None, env: dict | None = None, timeout:
     full = {**os.environ, **(env or {})}
     full.pop("CONFLICTKIT_DEBUG", None)
     return subprocess.run([sys.executable, "-m", "conflictkit", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, env=full, timeout=timeout)
+                          cwd=cwd, env=full, timeout=timeout, check=False)
 
 
 def fast_config(tmp: Path, **limits: int) -> Path:
@@ -196,7 +195,7 @@ def _has_root() -> None:
 def tmpfs(path: Path, *options: str):
     _has_root()
     path.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(path)], capture_output=True).returncode:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(path)], capture_output=True, check=False).returncode:
         raise Skip("cannot mount a tmpfs")
     try:
         yield path
@@ -235,7 +234,7 @@ def _out_immutable(tmp: Path) -> Outcome:
     _has_root()
     out = tmp / "out"
     out.mkdir()
-    if subprocess.run(["chattr", "+i", str(out)], capture_output=True).returncode:
+    if subprocess.run(["chattr", "+i", str(out)], capture_output=True, check=False).returncode:
         raise Skip("chattr +i not supported on this file system")
     try:
         proc = ck("compare", REFERENCE, INPUT, "--config", fast_config(tmp), "--out", out, env=cache_env(tmp))
@@ -256,7 +255,10 @@ def _out_full(tmp: Path) -> Outcome:
             return Outcome(False, f"the first (small) report failed: {one_line(first)}")
         before = {p.name: p.read_bytes() for p in out.iterdir()}
         proc = ck("compare", REFERENCE, big, "--config", config, "--out", out, "--format", "html", env=cache_env(tmp))
-        intact = lambda: {p.name: p.read_bytes() for p in out.iterdir()} == before and no_staging_left(disk, "out")  # noqa: E731
+
+        def intact() -> bool:
+            return {p.name: p.read_bytes() for p in out.iterdir()} == before and no_staging_left(disk, "out")
+
         return expect_error(proc, 2, "No space left on device", clean=intact)
 
 
@@ -599,7 +601,7 @@ def run_all(only: str | None) -> list[tuple[Case, str, str]]:
             observed = outcome.observed
         except Skip as exc:
             verdict, observed = "skipped", str(exc)
-        except Exception as exc:  # a case that crashes is a failed case, reported, not a crashed table
+        except Exception as exc:  # noqa: BLE001  (a case that crashes is a failed case, reported, not a crashed table)
             verdict, observed = "**FAIL**", f"the case crashed: {type(exc).__name__}: {exc}"
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -617,9 +619,9 @@ def render(rows: list[tuple[Case, str, str]], command: str) -> str:
     lines = [
         "# Reliability: bad inputs, faults and attacks through the real CLI",
         "",
-        f"Command: `{command}`. Machine: {platform.platform()}, Python {platform.python_version()}, "
-        f"{os.cpu_count()} CPU cores, {'root' if os.geteuid() == 0 else 'not root'}. "
-        "Each case is built in a fresh temp dir and run as a subprocess; “expected” is what a user must see.",
+        (f"Command: `{command}`. Machine: {platform.platform()}, Python {platform.python_version()}, "
+         f"{os.cpu_count()} CPU cores, {'root' if os.geteuid() == 0 else 'not root'}. "
+         "Each case is built in a fresh temp dir and run as a subprocess; “expected” is what a user must see."),
         "Isaacus cases run against the fake API on loopback (`conflictkit.testing.isaacus`) with injected 429s.",
         "",
         f"**{passed} pass, {failed} fail, {len(rows) - passed - failed} skipped** of {len(rows)}.",

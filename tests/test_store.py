@@ -1,7 +1,7 @@
 import os
 import random
-import time
 import sqlite3
+import time
 
 from conflictkit.store import Store, get_store, key_of
 

@@ -41,7 +41,7 @@ def small_disk(tmp_path):
     mount = tmp_path / "disk"
     mount.mkdir()
     # 1 MB: room for the samples' report set (0.5 MB) but not for it and a larger one beside it
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True).returncode:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True, check=False).returncode:
         pytest.skip("cannot mount a tmpfs here")
     yield mount
     subprocess.run(["umount", "-l", str(mount)], check=False)
@@ -66,7 +66,7 @@ def test_compare_immutable_out(fast, tmp_path):
         pytest.skip("chattr +i needs root")
     out = tmp_path / "out"
     out.mkdir()
-    if subprocess.run(["chattr", "+i", str(out)], capture_output=True).returncode:
+    if subprocess.run(["chattr", "+i", str(out)], capture_output=True, check=False).returncode:
         pytest.skip("this file system does not support chattr +i")
     try:
         proc = run("compare", REFERENCE, INPUT, "--config", fast, "--out", out)
@@ -80,7 +80,7 @@ def test_bench_read_only_out(fast, tmp_path):
         pytest.skip("mounting a read-only tmpfs needs root")
     mount = tmp_path / "ro"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", str(mount)], capture_output=True).returncode:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", str(mount)], capture_output=True, check=False).returncode:
         pytest.skip("cannot mount a tmpfs here")
     toy = tmp_path / "toy.jsonl"
     toy.write_text(json.dumps({"id": "p1", "reference": "Pay within 30 days.", "input": "Pay within 60 days.",
