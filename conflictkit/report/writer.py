@@ -62,6 +62,11 @@ def atomic_write(path: str | os.PathLike[str], content: str | bytes) -> None:
 
 
 def _write_file(target: Path, content: str | bytes) -> None:
+    os.replace(_write_temp(target, content), target)
+
+
+def _write_temp(target: Path, content: str | bytes) -> Path:
+    """``content`` in a complete, synced temp file beside ``target`` (not yet renamed to it)."""
     data = content.encode("utf-8") if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(prefix=".ck-", suffix=".tmp", dir=target.parent)
     try:
@@ -70,18 +75,18 @@ def _write_file(target: Path, content: str | bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
 
 
 def write_set(out_dir: str | os.PathLike[str], files: Mapping[str, str | bytes], owned: Callable[[str], bool]) -> list[Path]:
     """Write ``files`` (name -> content) as the whole content of ``out_dir``, atomically as a set.
 
     ``owned(name)`` says whether an entry already in ``out_dir`` belongs to an earlier set of this
-    kind; a directory holding anything else is refused rather than replaced. An empty existing
-    directory (a mount point, the current directory) is filled in place and emptied again on failure.
+    kind; a directory holding anything else is refused rather than replaced. An empty folder, a
+    mount point or the current directory is filled in place instead (:func:`_fill_in_place`).
     """
     given = Path(out_dir)
     target = Path(os.path.realpath(given))  # a symlinked --out: replace what it points to, keep the link
@@ -97,8 +102,8 @@ def write_set(out_dir: str | os.PathLike[str], files: Mapping[str, str | bytes],
                     shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
                     raise UserError(f"--out {given} already holds files that are not part of a report ({shown}); "
                                     "give a new or empty directory, so the whole set can be replaced at once")
-                if not os.listdir(target):
-                    _fill_in_place(target, files)
+                if not os.listdir(target) or _holds_cwd(target) or os.path.ismount(target):
+                    _fill_in_place(target, files, owned)
                 else:
                     _swap_in(target, files)
             else:
@@ -108,16 +113,34 @@ def write_set(out_dir: str | os.PathLike[str], files: Mapping[str, str | bytes],
     return [given / name for name in files]
 
 
-def _fill_in_place(target: Path, files: Mapping[str, str | bytes]) -> None:
-    written: list[Path] = []
+def _fill_in_place(target: Path, files: Mapping[str, str | bytes], owned: Callable[[str], bool]) -> None:
+    """Every file written beside its final name first, then all renamed in one burst, stale ones removed.
+
+    For a folder that cannot be swapped (a mount point, the current directory, where a swap would
+    leave the user's shell in a deleted folder): a failure while writing (a full disk) leaves the
+    old set whole; only a reader during the burst of renames could see a mix.
+    """
+    temps: dict[str, Path] = {}
     try:
         for name, content in files.items():
-            _write_file(target / name, content)
-            written.append(target / name)
+            temps[name] = _write_temp(target / name, content)
     except BaseException:
-        for path in written:
-            path.unlink(missing_ok=True)
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
         raise
+    for name, tmp in temps.items():
+        os.replace(tmp, target / name)
+    for stale in os.listdir(target):
+        if owned(stale) and stale not in files:
+            (target / stale).unlink(missing_ok=True)
+
+
+def _holds_cwd(target: Path) -> bool:
+    try:
+        cwd = Path(os.getcwd())
+    except OSError:
+        return False
+    return cwd == target or target in cwd.parents
 
 
 def _publish_new(target: Path, files: Mapping[str, str | bytes]) -> None:

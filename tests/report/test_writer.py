@@ -200,3 +200,32 @@ def test_parallel_writers_leave_one_whole_set(tmp_path):
     final = contents(out)
     assert final in sets
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_the_current_directory_is_replaced_in_place(tmp_path, monkeypatch):
+    """Swapping the folder a shell sits in would leave that shell in a deleted folder."""
+    out = tmp_path / "out"
+    write_set(out, {**OLD, "report.html": "stale"}, owned)
+    inode = out.stat().st_ino
+    monkeypatch.chdir(out)
+    write_set(".", NEW, owned)
+    assert out.stat().st_ino == inode and contents(out) == NEW
+
+
+def test_in_place_failure_while_writing_leaves_the_old_set(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    write_set(out, OLD, owned)
+    monkeypatch.chdir(out)
+    real = writer._write_temp
+    calls = []
+
+    def full_disk_on_second(path, content):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, content)
+
+    monkeypatch.setattr(writer, "_write_temp", full_disk_on_second)
+    with pytest.raises(OutputError, match="No space left on device"):
+        write_set(".", NEW, owned)
+    assert contents(out) == OLD
