@@ -26,6 +26,43 @@ from conflictkit.stages import STAGES, StageName
 PRESETS_DIR = Path(str(resources.files("conflictkit.presets")))
 
 
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load``, refusing a key given twice in one mapping (PyYAML keeps the last silently).
+
+    A duplicate raises ``yaml.YAMLError`` whose ``problem`` names the key's YAML path and the line
+    of its first occurrence, and whose mark is the second one, like any other YAML error.
+    """
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _refuse_duplicate_keys(node, (), set())
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _refuse_duplicate_keys(node: yaml.Node, path: tuple[str, ...], seen: set[int]) -> None:
+    if id(node) in seen:  # an alias of a node already checked (anchors may even be recursive)
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        first: dict[tuple[str, str], int] = {}
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value != "<<":
+                where = (key.tag, key.value)
+                if where in first:
+                    dotted = ".".join((*path, key.value))
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {dotted} (first given at line {first[where]}); keep one", key.start_mark)
+                first[where] = key.start_mark.line + 1
+            _refuse_duplicate_keys(value, (*path, str(key.value)), seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _refuse_duplicate_keys(item, (*path, f"[{index}]"), seen)
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -181,15 +218,28 @@ def preset_names() -> list[str]:
     return sorted({p.stem for d in preset_dirs() if d.is_dir() for p in d.glob("*.yaml")})
 
 
+def looks_like_path(value: str) -> bool:
+    """Whether a --config argument names a file (a separator, or a .yaml/.yml ending), not a preset."""
+    separators = [os.sep, "/"] + ([os.altsep] if os.altsep else [])
+    return any(sep in value for sep in separators) or value.endswith((".yaml", ".yml"))
+
+
+def locate_config(value: str | os.PathLike[str]) -> Path:
+    """The file a --config argument means: a preset for a bare name (even when a same-named file or
+    folder is in the current directory), else the path as given."""
+    text = os.fspath(value)
+    if not looks_like_path(text):
+        preset = preset_path(text)
+        if preset is not None:
+            return preset
+    return Path(text)
+
+
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Load and resolve a config file (or a preset name); ``None`` gives the offline default."""
     if path is None:
         return resolve({}, "offline default")
-    file = Path(path)
-    if not file.exists() and not os.sep in str(path) and not str(path).endswith((".yaml", ".yml")):
-        preset = preset_path(str(path))
-        if preset is not None:
-            file = preset
+    file = locate_config(path)
     if not file.exists():
         raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
     if file.is_dir():
@@ -199,7 +249,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -199,7 +199,7 @@ class Engine:
         prefix = f"{self.embedder.fingerprint}\n".encode()
         keys = [hashlib.sha256(prefix + text.encode("utf-8")).hexdigest() for text in texts]
         values, _ = cached_values(
-            self.store, "embedding", keys, lambda positions: self._embed_fresh([texts[i] for i in positions]),
+            self.store, "embedding", keys, lambda positions, _save: self._embed_fresh([texts[i] for i in positions]),
             vector_bytes, vector_from,
         )
         if not values:

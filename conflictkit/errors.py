@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -56,9 +58,40 @@ class MissingDependencyError(ConflictkitError):
     exit_code = EXIT_USAGE
 
 
+class ModelNotAvailableError(UserError):
+    """A configured model is neither a local directory nor in the Hugging Face cache, and cannot be fetched."""
+
+
 class BackendError(ConflictkitError):
     """A backend failed at run time (an API error, a model that cannot be loaded...)."""
 
 
 class GroundingError(ConflictkitError):
     """The engine produced a finding whose span does not match its source: a bug, never output."""
+
+
+# What to do about each OS error a write can meet; the rest get the system's own words only.
+_OS_ERROR_HINTS = {
+    errno.ENOSPC: "free some space or write elsewhere",
+    errno.EDQUOT: "free some space or write elsewhere",
+    errno.EROFS: "the file system is read-only: write elsewhere",
+    errno.EACCES: "choose a location you can write to",
+    errno.EPERM: "the file or folder is protected (immutable?): choose another location",
+    errno.ENAMETOOLONG: "use a shorter name (at most 255 bytes per name)",
+}
+
+
+class OutputError(UserError):
+    """A file or folder that cannot be written (full disk, read-only, permission, name too long): exit 2."""
+
+    @classmethod
+    def from_os_error(cls, path: object, exc: OSError, action: str = "write") -> OutputError:
+        """One line naming ``path``, the cause in the system's words, and what to do."""
+        hint = _OS_ERROR_HINTS.get(exc.errno or 0)
+        cause = exc.strerror or str(exc)
+        return cls(f"cannot {action} {path}: {cause}" + (f"; {hint}" if hint else ""))
+
+
+def is_environment_error(exc: BaseException) -> bool:
+    """Whether an OSError comes from the machine (disk full, read-only, permissions), not from a bug."""
+    return isinstance(exc, OSError) and exc.errno in _OS_ERROR_HINTS

@@ -60,6 +60,21 @@ def describe_binary(data: bytes) -> str | None:
     return None
 
 
+def size_text(n: int) -> str:
+    """A byte count as a person reads it: 512 bytes, 12.5 KB, 3.2 MB (decimal units)."""
+    if n < 1000:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    value, unit = (n / 1e6, "MB") if n >= 1_000_000 else (n / 1e3, "KB")
+    return f"{value:.1f}".rstrip("0").rstrip(".") + f" {unit}"
+
+
+def too_big_message(name: str, size: int, limit: int) -> str:
+    shown, allowed = size_text(size), size_text(limit)
+    if shown == allowed:  # just over: rounded, both would read the same
+        shown, allowed = f"{size:,} bytes", f"{limit:,}-byte"
+    return f"{name} is {shown}, over the {allowed} limit; split it, or raise limits.max_document_bytes in the config"
+
+
 def decode_text(data: bytes, name: str) -> str:
     """The UTF-8 text of a text file (BOM dropped), or InputError saying what the file is instead."""
     kind = describe_binary(data)
@@ -133,10 +148,7 @@ def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYT
                         revision: Revision = "accepted") -> Document:
     """Check a document's bytes and read them with its loader; raise InputError saying what is wrong and what to do."""
     if len(data) > max_bytes:
-        raise InputError(
-            f"{name} is {len(data) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
-            "split it, or raise limits.max_document_bytes in the config"
-        )
+        raise InputError(too_big_message(name, len(data), max_bytes))
     cls = loader_for(name, data)
     if revision != "accepted" and not cls.reads_revisions:
         raise InputError(f"{name}: --revisions needs a file with tracked changes (.docx); {cls.name} files have none")
@@ -164,10 +176,7 @@ def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYT
     try:
         size = file.stat().st_size
         if size > max_bytes:
-            raise InputError(
-                f"{path} is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
-                "split it, or raise limits.max_document_bytes in the config"
-            )
+            raise InputError(too_big_message(str(path), size, max_bytes))
         data = file.read_bytes()
     except PermissionError:
         raise InputError(f"{path}: permission denied; check the file's permissions") from None

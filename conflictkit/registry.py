@@ -17,7 +17,7 @@ import pluggy
 
 from conflictkit import hookspecs
 from conflictkit.errors import ConfigError, UnknownBackendError, plugin_install_hint
-from conflictkit.stages import STAGE_CLASSES, STAGES, Component, Loader, StageName
+from conflictkit.stages import STAGE_CLASSES, Component, Loader, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
 

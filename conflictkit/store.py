@@ -1,15 +1,19 @@
 """The embedded cache: one SQLite file under the user cache directory.
 
 Keys live in namespaces (``index``, ``report``, ``isaacus.embeddings``...). Writes are atomic
-(one transaction each) and safe with two processes (WAL, busy timeout). The cache is never fatal:
-a corrupt file is moved aside and recreated, a locked one is bypassed, and a corrupt entry reads
-as a miss, each with one warning on stderr.
+(one transaction each) and safe with two processes (WAL, a short busy timeout). The cache is never
+fatal: a file SQLite reports as damaged (at open or on any later read or write) is checked with
+``PRAGMA quick_check`` and, when damaged, moved aside once and recreated; a write that another
+process's lock holds up gives up after ``timeout`` (0.1 s) and that entry stays uncached (later
+writes do not wait at all until one succeeds again); a corrupt entry reads as a miss. Each with a
+warning on stderr.
 
 ``CONFLICTKIT_CACHE_DIR`` overrides the directory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -36,6 +40,9 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 
 
+OPEN_WAIT = 2.0  # seconds opening or reading may wait for another process's lock
+
+
 def cache_dir() -> Path:
     """Where the store lives: ``$CONFLICTKIT_CACHE_DIR`` or the platform's user cache dir."""
     override = os.environ.get("CONFLICTKIT_CACHE_DIR")
@@ -56,12 +63,20 @@ def _warn(message: str) -> None:
 
 
 class Store:
-    """A namespaced key-value store of bytes, or a no-op store when ``path`` is None."""
+    """A namespaced key-value store of bytes, or a no-op store when ``path`` is None.
 
-    def __init__(self, path: Path | None, timeout: float = 5.0) -> None:
+    ``timeout`` is how long a write waits for another process's lock before it gives up.
+    """
+
+    def __init__(self, path: Path | None, timeout: float = 0.1) -> None:
         self.path = path
         self.timeout = timeout
         self._local = threading.local()
+        self._lock = threading.Lock()
+        self._generation = 0  # bumped when the file is replaced: every thread reconnects
+        self._healed = False
+        self._lock_warned = False
+        self._writes_blocked = False  # the last write met a lock: the next ones do not wait
         self._disabled = path is None
         if path is not None:
             self._open_or_recover()
@@ -76,13 +91,17 @@ class Store:
 
     def _connect(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
+        if conn is not None and self._local.generation != self._generation:
+            conn.close()
+            conn = None
         if conn is None:
             assert self.path is not None
-            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+            # opening and reading may wait for a moment (two runs starting together); writes do not (put)
+            conn = sqlite3.connect(self.path, timeout=OPEN_WAIT, isolation_level=None, check_same_thread=False)
+            self._local.conn, self._local.generation = conn, self._generation
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute(SCHEMA)
-            self._local.conn = conn
         return conn
 
     def _open_or_recover(self) -> None:
@@ -91,27 +110,53 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = self._connect()
             conn.execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                _warn(f"cache {self.path} is locked by another process ({exc}); running without the cache")
-            else:
-                _warn(f"cache {self.path} cannot be used ({exc}); running without the cache")
-            self._disabled = True
         except sqlite3.DatabaseError as exc:
-            self._local.conn = None
+            if _is_lock(exc):
+                _warn(f"cache {self.path} is locked by another process ({exc}); running without the cache")
+                self._disabled = True
+            else:
+                self._heal(exc)
+        except OSError as exc:
+            _warn(f"cannot create cache directory {self.path.parent} ({exc}); running without the cache")
+            self._disabled = True
+
+    def _heal(self, exc: sqlite3.DatabaseError) -> str:
+        """After an error that may mean a damaged file: check it, and if damaged move it aside once.
+
+        Returns ``"sound"`` (the file checks out: the error was something else), ``"healed"``
+        (moved aside, a fresh file in its place) or ``"disabled"`` (running without the cache);
+        the last two have already warned.
+        """
+        assert self.path is not None
+        with self._lock:
+            if self._disabled:
+                return "disabled"
+            self._generation += 1  # drop connections that may still point at a replaced file
+            damage = _damage(self.path)
+            if damage is None:
+                return "sound"
+            if self._healed:  # moved aside once already: a second damaged file means something else is wrong
+                _warn(f"cache {self.path} is damaged again ({damage}); running without the cache")
+                self._disabled = True
+                return "disabled"
+            self._healed = True
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-            _warn(f"cache {self.path} is corrupt ({exc}); moved it to {aside.name} and starting a fresh one")
+            _warn(f"cache {self.path} is corrupt ({damage}); moved it to {aside.name} and starting a fresh one")
             try:
                 os.replace(self.path, aside)
                 for suffix in ("-wal", "-shm"):
                     Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-                self._connect()
+                self._connect().execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
             except (OSError, sqlite3.DatabaseError) as exc2:
                 _warn(f"cannot recreate cache {self.path} ({exc2}); running without the cache")
                 self._disabled = True
-        except OSError as exc:
-            _warn(f"cannot create cache directory {self.path.parent} ({exc}); running without the cache")
-            self._disabled = True
+                return "disabled"
+            return "healed"
+
+    def _failed(self, exc: sqlite3.Error, doing: str) -> None:
+        if isinstance(exc, sqlite3.DatabaseError) and not _is_lock(exc) and self._heal(exc) != "sound":
+            return
+        _warn(f"cache {doing} failed ({exc}); {'recomputing' if doing == 'read' else 'continuing without caching this result'}")
 
     def get(self, namespace: str, key: str) -> bytes | None:
         """The stored value, or None on a miss, a corrupt entry or an unusable store."""
@@ -122,7 +167,7 @@ class Store:
                 "SELECT value, checksum FROM entries WHERE namespace=? AND key=?", (namespace, key)
             ).fetchone()
         except sqlite3.Error as exc:
-            _warn(f"cache read failed ({exc}); recomputing")
+            self._failed(exc, "read")
             return None
         if row is None:
             return None
@@ -134,16 +179,8 @@ class Store:
         return bytes(value)
 
     def put(self, namespace: str, key: str, value: bytes) -> None:
-        """Store ``value``; a failure is a warning, never an error."""
-        if self._disabled:
-            return
-        try:
-            self._connect().execute(
-                "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)",
-                (namespace, key, value, hashlib.sha256(value).hexdigest(), time.time()),
-            )
-        except sqlite3.Error as exc:
-            _warn(f"cache write failed ({exc}); continuing without caching this result")
+        """Store ``value``; a failure is a warning, never an error, and a lock is not waited out."""
+        self.put_many(namespace, [(key, value)])
 
     def get_many(self, namespace: str, keys: Sequence[str]) -> dict[str, bytes]:
         """The stored values of those ``keys`` that are present, in a few queries however many keys.
@@ -169,7 +206,7 @@ class Store:
                     else:
                         corrupt.append(key)
         except sqlite3.Error as exc:
-            _warn(f"cache read failed ({exc}); recomputing")
+            self._failed(exc, "read")
             return {}
         if corrupt:
             _warn(f"{len(corrupt)} corrupt cache entries in {namespace}; recomputing them")
@@ -178,20 +215,31 @@ class Store:
         return found
 
     def put_many(self, namespace: str, items: Sequence[tuple[str, bytes]]) -> None:
-        """Store many values in one transaction; a failure is a warning, never an error."""
+        """Store many values in one transaction; a failure is a warning, never an error, and a lock is not waited out."""
         if self._disabled or not items:
             return
         now = time.time()
         rows = [(namespace, key, value, hashlib.sha256(value).hexdigest(), now) for key, value in items]
         try:
             conn = self._connect()
-            with conn:  # one transaction: 100k rows in one commit, not 100k
-                conn.execute("BEGIN")
-                conn.executemany(
-                    "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)", rows
-                )
+            conn.execute(f"PRAGMA busy_timeout={0 if self._writes_blocked else int(self.timeout * 1000)}")
+            try:
+                with conn:  # one transaction: 100k rows in one commit, not 100k
+                    conn.execute("BEGIN")
+                    conn.executemany(
+                        "INSERT OR REPLACE INTO entries (namespace, key, value, checksum, created) VALUES (?, ?, ?, ?, ?)", rows
+                    )
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={int(OPEN_WAIT * 1000)}")
+            self._writes_blocked = False
         except sqlite3.Error as exc:
-            _warn(f"cache write failed ({exc}); continuing without caching these results")
+            if _is_lock(exc):
+                self._writes_blocked = True
+                if not self._lock_warned:
+                    self._lock_warned = True
+                    _warn(f"cache {self.path} is locked by another process; results are not cached while it is")
+                return
+            self._failed(exc, "write")
 
     def delete(self, namespace: str, key: str) -> None:
         if self._disabled:
@@ -238,16 +286,18 @@ def cached_values(
     store: Store | None,
     namespace: str,
     keys: Sequence[str],
-    compute: Callable[[list[int]], list[Any]],
+    compute: Callable[[list[int], Callable[[int, Any], None]], list[Any]],
     encode: Callable[[Any], bytes],
     decode: Callable[[bytes], Any],
 ) -> tuple[list[Any], int]:
-    """The value of each key: from the store where present, else from ``compute(positions)``.
+    """The value of each key: from the store where present, else from ``compute(positions, save)``.
 
-    The store is read in one batched lookup and written in one transaction. ``compute`` gets
-    the positions of the first occurrence of each missing key (so a text asked twice is computed
-    once) and returns their values in that order. Returns the values and the number of distinct
-    keys served from the store.
+    The store is read in one batched lookup. ``compute`` gets the positions of the first
+    occurrence of each missing key (so a text asked twice is computed once) and returns their
+    values in that order; it may call ``save(position, value)`` as each value arrives (a remote
+    API: what was answered stays cached when a later request fails). Values it did not save are
+    written together in one transaction when it returns. Returns the values and the number of
+    distinct keys served from the store.
     """
     first: dict[str, int] = {}
     for i, key in enumerate(keys):
@@ -264,17 +314,43 @@ def cached_values(
             pass  # an undecodable entry is a miss, recomputed below
     missing = [i for i in first.values() if values[i] is None]
     if missing:
-        computed = compute(missing)
+        saved: set[int] = set()
+
+        def save(i: int, value: Any) -> None:
+            if usable:
+                store.put(namespace, keys[i], encode(value))
+            saved.add(i)
+
+        computed = compute(missing, save)
         if len(computed) != len(missing):
             raise ValueError(f"computed {len(computed)} values for {len(missing)} keys")
         for i, value in zip(missing, computed):
             values[i] = value
         if usable:
-            store.put_many(namespace, [(keys[i], encode(values[i])) for i in missing])
+            store.put_many(namespace, [(keys[i], encode(values[i])) for i in missing if i not in saved])
     for i, key in enumerate(keys):
         if values[i] is None:
             values[i] = values[first[key]]
     return values, hits
+
+
+def _is_lock(exc: sqlite3.Error) -> bool:
+    text = str(exc)
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _damage(path: Path) -> str | None:
+    """What ``PRAGMA quick_check`` finds wrong with the file at ``path``, or None when it is sound."""
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1.0)) as conn:
+            rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+            conn.execute("SELECT count(*) FROM entries").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if _is_lock(exc):
+            return None  # cannot tell while another process writes; the entry is just recomputed
+        return str(exc)
+    problems = [" ".join(str(row[0]).split()) for row in rows if row[0] != "ok"]
+    return "; ".join(problems)[:200] if problems else None
 
 
 _DEFAULT: Store | None = None

@@ -149,3 +149,27 @@ def test_user_preset_dirs_come_first(tmp_path, monkeypatch):
     monkeypatch.setenv("CONFLICTKIT_CONFIGS", str(tmp_path))
     assert preset_path("fast") == tmp_path / "fast.yaml"
     assert "mine" in preset_names() and "offline" in preset_names()
+
+
+def test_preset_name_wins_over_a_same_named_folder_or_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "offline").mkdir()  # e.g. a folder of outputs named after the preset
+    (tmp_path / "fast").write_text("not: [yaml")
+    assert load_config("offline") == load_config(None)
+    assert load_config("fast").pipeline.embedder.use == load_config(ROOT / "configs" / "fast.yaml").pipeline.embedder.use
+    with pytest.raises(ConfigError, match="directory"):
+        load_config("./offline")  # a path is a path
+
+
+def test_duplicate_keys_are_refused_with_path_and_line(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text("pipeline:\n  judge: {use: legal-atoms}\n  embedder: {use: hashing}\n  judge: {use: line-diff}\n")
+    with pytest.raises(ConfigError, match=r"at line 4, column 3: duplicate key pipeline.judge \(first given at line 2\)"):
+        load_config(path)
+    path.write_text("pipeline:\n  judge:\n    - use: legal-atoms\n      use: line-diff\n")
+    with pytest.raises(ConfigError, match=r"duplicate key pipeline.judge.\[0\].use"):
+        load_config(path)
+    from conflictkit.config import load_yaml
+
+    recursive = load_yaml("a: &a [1, *a]\nb: {x: 1, <<: {y: 2}}\n")  # anchors, aliases and merge keys still load
+    assert recursive["a"][1] is recursive["a"] and recursive["b"] == {"x": 1, "y": 2}

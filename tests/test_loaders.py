@@ -105,3 +105,16 @@ def test_source_locate_spans_pages_and_unions_boxes():
     assert source.locate(12, 25)["pages"] == [1, 2]
     assert source.locate(40, 50) is None
     assert source.role_at(22, 28) == "footer" and source.role_at(5, 25) == "body"
+
+
+@pytest.mark.parametrize("size, limit, expected", [
+    (5000, 100, "is 5 KB, over the 100 bytes limit"),
+    (200, 100, "is 200 bytes, over the 100 bytes limit"),
+    (25_300_000, 20_000_000, "is 25.3 MB, over the 20 MB limit"),
+    (20_000_001, 20_000_000, "is 20,000,001 bytes, over the 20,000,000-byte limit"),
+])
+def test_size_limit_message_reads_right_at_any_scale(tmp_path, size, limit, expected):
+    """A byte-sized limit used to read "0.0 MB, over the 0 MB limit"."""
+    with pytest.raises(InputError) as err:
+        document_from_bytes(b"x" * size, "upload", max_bytes=limit)
+    assert expected in str(err.value)

@@ -1,4 +1,7 @@
+import os
+import random
 import sqlite3
+import time
 
 from conflictkit.store import Store, get_store, key_of
 
@@ -103,7 +106,7 @@ def test_cached_values_computes_each_missing_key_once(tmp_path):
     store = Store(tmp_path / "c.sqlite")
     asked = []
 
-    def compute(positions):
+    def compute(positions, save):
         asked.append(list(positions))
         return [f"value of {keys[i]}".encode() for i in positions]
 
@@ -115,3 +118,58 @@ def test_cached_values_computes_each_missing_key_once(tmp_path):
     values, hits = cached_values(store, "ns", keys, compute, bytes, bytes)
     assert asked[-1] == [1] and hits == 2
     assert values == [b"value of z", b"value of w", b"value of x"]
+
+
+def _filled(path, n=400):
+    store = Store(path)
+    for i in range(n):
+        store.put("ns", f"k{i}", os.urandom(1000))
+    store.close()
+
+
+def _scramble_middle(path, size=65536):
+    middle = path.stat().st_size // 2 - size // 2
+    with open(path, "r+b") as handle:
+        handle.seek(middle)
+        handle.write(random.Random(7).randbytes(size))
+
+
+def test_damage_in_the_middle_is_moved_aside_once(tmp_path, capsys):
+    """The header is intact, so opening works: the damage shows only on a later read."""
+    path = tmp_path / "c.sqlite"
+    _filled(path)
+    _scramble_middle(path)
+    store = Store(path)
+    found = [store.get("ns", f"k{i}") for i in range(400)]
+    err = capsys.readouterr().err
+    assert err.count("is corrupt") == 1 and "moved it to c.sqlite.corrupt-" in err
+    assert len([p for p in tmp_path.iterdir() if p.name.startswith("c.sqlite.corrupt-")]) == 1
+    assert found.count(None) > 0
+    store.put("ns", "fresh", b"v")  # the fresh file caches again
+    assert store.get("ns", "fresh") == b"v"
+    store.close()
+    again = Store(path)  # a later run: no warning, the entry is there
+    assert again.get("ns", "fresh") == b"v"
+    assert capsys.readouterr().err == ""
+
+
+def test_write_under_another_process_lock_gives_up_quickly(tmp_path, capsys):
+    path = tmp_path / "c.sqlite"
+    _filled(path, 1)
+    store = Store(path)
+    store.get("ns", "k0")
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        for i in range(5):
+            store.put("ns", f"late{i}", b"v")
+        elapsed = time.monotonic() - started
+        assert store.get("ns", "k0") is not None  # reads go on under a writer's lock (WAL)
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert elapsed < 2.5, f"5 locked writes took {elapsed:.1f} s"  # 5 s each before: 25 s
+    assert capsys.readouterr().err.count("locked by another process") == 1
+    store.put("ns", "after", b"v")  # the lock gone, writes work again
+    assert store.get("ns", "after") == b"v"

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 import yaml
 
+from conflictkit.config import load_yaml
 from conflictkit.errors import UserError
 
 Label = Literal["conflict", "consistent"]
@@ -286,7 +287,7 @@ def load_document_pairs(file: str | os.PathLike[str], data: Any = None) -> Docum
     file = Path(file)
     if data is None:
         try:
-            data = yaml.safe_load(_read_text(file))
+            data = load_yaml(_read_text(file))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}" if mark else ""

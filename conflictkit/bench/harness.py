@@ -23,7 +23,7 @@ import yaml
 from conflictkit import PIPELINE_VERSION
 from conflictkit.bench import metrics
 from conflictkit.bench.datasets import ClausePair, ClausePairDataset, Dataset, DocumentPair, DocumentPairDataset
-from conflictkit.config import Config, dump_config, resolve
+from conflictkit.config import Config, dump_config, load_yaml, resolve
 from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UnknownBackendError, UserError
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.store import Store, key_of
@@ -51,7 +51,7 @@ def load_bench_config(path: str | Path) -> BenchConfig:
     if not file.is_file():
         raise ConfigError(f"config file {file} does not exist")
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+        data = load_yaml(file.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
         raise ConfigError(f"config {file} is not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
     if not isinstance(data, dict):

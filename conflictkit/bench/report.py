@@ -1,7 +1,7 @@
 """Benchmark outputs: a Markdown table (configs x datasets), a JSON file with every number, PNG plots.
 
-Everything is rendered in memory first and then written file by file through a temp file and a
-rename, so a failed run leaves no half-written result. matplotlib is imported only inside the
+Everything is rendered in memory first and then written as one set (``write_set``: a staging
+directory swapped in), so a failed run leaves the earlier results whole. matplotlib is imported only inside the
 plotting functions (``pip install "conflictkit[bench]"``).
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conflictkit.errors import MissingDependencyError
-from conflictkit.report.writer import atomic_write
+from conflictkit.report.writer import write_set
 
 SMOKE = "smoke test (fake backend, not a quality figure)"
 
@@ -281,10 +281,4 @@ def write_results(results: dict, out_dir: str | Path, command: str, plots: bool 
     }
     if plots:
         files.update(render_plots(results))
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, content in files.items():
-        atomic_write(out / name, content)
-        written.append(out / name)
-    return written
+    return write_set(out_dir, files, lambda name: name in ("bench.md", "bench.json") or name.endswith(".png"))

@@ -17,7 +17,7 @@ import sys
 import click
 
 from conflictkit import __version__
-from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError
+from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError, OutputError, is_environment_error
 
 # (module, attribute) of each built-in command, in the order --help lists them.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -106,8 +106,10 @@ def main(argv: list[str] | None = None) -> None:
         fail("interrupted", 130)
     except BrokenPipeError:
         sys.exit(EXIT_FAILURE)
-    except Exception as exc:  # a bug, not a user error: say so, keep the traceback on request
-        if os.environ.get("CONFLICTKIT_DEBUG"):
+    except Exception as exc:
+        if is_environment_error(exc) and not os.environ.get("CONFLICTKIT_DEBUG"):  # a full disk, not a bug
+            fail(str(OutputError.from_os_error(getattr(exc, "filename", None) or "a file", exc, "use")), EXIT_USAGE)
+        if os.environ.get("CONFLICTKIT_DEBUG"):  # a bug, not a user error: say so, keep the traceback on request
             raise
         fail(f"unexpected failure: {type(exc).__name__}: {exc} (set CONFLICTKIT_DEBUG=1 for the traceback, and please report it)", EXIT_FAILURE)
     sys.exit(result if isinstance(result, int) else 0)

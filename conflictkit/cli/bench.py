@@ -11,16 +11,13 @@ import click
 
 def resolve_config_arg(value: str) -> Path:
     """A config file, or a preset name such as ``offline``."""
-    from conflictkit.config import preset_path
+    from conflictkit.config import locate_config
     from conflictkit.errors import ConfigError
 
-    path = Path(value)
-    if path.is_file():
-        return path
-    preset = preset_path(value) if not path.suffix else None
-    if preset is None:
+    path = locate_config(value)
+    if not path.is_file():
         raise ConfigError(f"config file {value} does not exist; give a YAML file or a preset name such as 'offline'")
-    return preset
+    return path
 
 
 def provenance() -> str:

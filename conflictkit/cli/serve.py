@@ -55,7 +55,8 @@ def serve(host: str, port: int, config_path: str | None, token: str | None, max_
     from conflictkit.store import cache_dir
     from conflictkit.web.security import is_loopback
 
-    token = token or None
+    if token is not None and not token.strip():
+        raise UserError("--token (or CONFLICTKIT_TOKEN) is blank: give a real secret, e.g. $(python -c 'import secrets; print(secrets.token_urlsafe())')")
     if not is_loopback(host):
         if token is None:
             raise UserError(f"binding {host} makes the app reachable from other machines; give --token or set CONFLICTKIT_TOKEN")

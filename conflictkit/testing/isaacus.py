@@ -19,7 +19,8 @@ Like the real API it validates model names, field types and batch limits (422 on
 Answers are deterministic: enrichments from the text's layout (:mod:`conflictkit.testing._ilgs`),
 embeddings from hashed tokens (similar texts get similar vectors), classifier and reranker
 scores from lexical cues. Usage is about 1.3 tokens per word. Faults can be injected: a status
-(401, 429 with ``retry-after``, 503...) or a delay, for the next N matching requests.
+(401, 429 with ``retry-after``, 503...) or a delay, for the next N matching requests, or a
+rate-limit storm (429 on every n-th request).
 
 No SDK dependency: httpx is imported only by :meth:`FakeIsaacus.transport`.
 """
@@ -287,11 +288,18 @@ class FakeIsaacus:
     max_in_flight: int = 0
     _faults: deque = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _storm: tuple[int, float | None] | None = None
+    _seen: int = 0
 
     def fail(self, status: int, times: int = 1, *, path: str | None = None, retry_after: float | None = None) -> None:
         """Answer the next ``times`` matching requests with ``status`` (and a retry-after header)."""
         with self._lock:
             self._faults.append(Fault(status=status, times=times, path=path, retry_after=retry_after))
+
+    def rate_limit(self, every: int, *, retry_after: float | None = None) -> None:
+        """A storm: every ``every``-th request from now on gets 429 (with a retry-after), until :meth:`reset`."""
+        with self._lock:
+            self._storm, self._seen = (every, retry_after), 0
 
     def delay(self, seconds: float, times: int = 1, *, path: str | None = None) -> None:
         """Sleep ``seconds`` before answering the next ``times`` matching requests."""
@@ -308,9 +316,15 @@ class FakeIsaacus:
             self.requests.clear()
             self._faults.clear()
             self.max_in_flight = 0
+            self._storm = None
 
     def _take_fault(self, path: str) -> Fault | None:
         with self._lock:
+            if self._storm is not None:
+                self._seen += 1
+                every, retry_after = self._storm
+                if self._seen % every == 0:
+                    return Fault(status=429, retry_after=retry_after)
             for fault in self._faults:
                 if fault.path is None or fault.path == path:
                     fault.times -= 1

@@ -215,6 +215,7 @@ def create_app(settings: Settings):
     ]
     starlette = Starlette(routes=routes)
     starlette.state.conflictkit = app
-    guarded = Guard(starlette, token=settings.token, max_body=settings.max_upload_bytes, loopback=is_loopback(settings.host))
+    guarded = Guard(starlette, token=settings.token, max_body=settings.max_upload_bytes, loopback=is_loopback(settings.host),
+                    host=settings.host)
     guarded.conflictkit = app
     return guarded

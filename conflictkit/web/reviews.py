@@ -12,7 +12,8 @@ import re
 import secrets
 import sqlite3
 import time
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +83,16 @@ class ReviewStore:
         except (OSError, sqlite3.Error) as exc:
             raise UserError(f"cannot open the review database {self.path}: {exc}; choose another file with --db") from None
 
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one write; a full disk or a read-only file is a UserError naming the file."""
+        try:
+            with closing(self._connect()) as conn:
+                yield conn
+        except sqlite3.OperationalError as exc:
+            raise UserError(f"cannot save to the review database {self.path}: {exc}; free some space, "
+                            "or start the server with another --db") from None
+
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
@@ -91,7 +102,7 @@ class ReviewStore:
     def add(self, reference_name: str, input_name: str, reference_text: str, input_text: str, report: dict, config: str) -> str:
         """Store a finished comparison in one statement and return its new id."""
         cid = secrets.token_hex(8)
-        with closing(self._connect()) as conn:
+        with self._writing() as conn:
             conn.execute(
                 "INSERT INTO comparisons VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (cid, reference_name, input_name, reference_text, input_text, json.dumps(report), config, time.time()),
@@ -139,7 +150,7 @@ class ReviewStore:
             "note": current["note"] if note is None else note,
             "updated": time.time(),
         }
-        with closing(self._connect()) as conn:
+        with self._writing() as conn:
             conn.execute(
                 "INSERT INTO decisions VALUES (?, ?, ?, ?, ?) ON CONFLICT (comparison_id, finding_id)"
                 " DO UPDATE SET status = excluded.status, note = excluded.note, updated = excluded.updated",

@@ -46,8 +46,11 @@ def too_large_message(limit: int) -> str:
 class Guard:
     """ASGI middleware applying the checks above to every HTTP request."""
 
-    def __init__(self, app, *, token: str | None, max_body: int, loopback: bool) -> None:
+    def __init__(self, app, *, token: str | None, max_body: int, loopback: bool, host: str | None = None) -> None:
         self.app, self.token, self.max_body, self.loopback = app, token, max_body, loopback
+        # the address the server is bound to is a name it answers as (127.0.0.2, a loopback alias...)
+        bound = urlsplit("//" + (f"[{host.strip('[]')}]" if host and ":" in host else host or "")).hostname
+        self.host_names = LOOPBACK_NAMES | {"::1"} | ({bound} if bound else set())
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -73,10 +76,14 @@ class Guard:
     def _host_problem(self, headers: dict) -> str | None:
         if not self.loopback:
             return None  # the token protects a server bound elsewhere
-        host = urlsplit("//" + headers.get("host", "")).hostname or ""
-        if host in LOOPBACK_NAMES or host == "::1":
+        try:
+            host = urlsplit("//" + headers.get("host", "")).hostname or ""
+        except ValueError:  # a malformed Host (an unclosed '[') is just not one of ours
+            host = ""
+        if host in self.host_names:
             return None
-        return f"unexpected Host header {headers.get('host', '')!r}: this server answers only as localhost or 127.0.0.1"
+        names = " or ".join(sorted(self.host_names - {"[::1]", "::1"}))
+        return f"unexpected Host header {headers.get('host', '')!r}: this server answers only as {names}"
 
     def _origin_problem(self, scope, headers: dict) -> str | None:
         origin = headers.get("origin")

@@ -161,3 +161,20 @@ def test_bad_serve_options_are_one_line_errors(tmp_path):
     assert bad_db.returncode == 2 and "Traceback" not in bad_db.stderr
     for result in (bad_config, bad_db):
         assert "Traceback" not in result.stderr
+
+
+def test_the_bound_loopback_address_is_a_host_it_answers_as(make_client):
+    """Bound to 127.0.0.2, every request used to get 400 (the Host check knew only 127.0.0.1)."""
+    client = make_client(base_url="http://127.0.0.2:8000", host="127.0.0.2")
+    assert client.get("/", headers={"host": "127.0.0.2:8000"}).status_code == 200
+    assert client.get("/", headers={"host": "localhost:8000"}).status_code == 200
+    refused = client.get("/", headers={"host": "attacker.example:8000"})
+    assert refused.status_code == 400 and "127.0.0.2" in refused.text
+    assert client.get("/", headers={"host": "[bad"}).status_code == 400
+
+
+@pytest.mark.parametrize("token", ["  ", ""])
+def test_a_blank_token_is_refused(tmp_path, token):
+    result = run_cli("--token", token, "--port", "0", "--db", str(tmp_path / "r.sqlite"), "--config", CONFIG)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "--token (or CONFLICTKIT_TOKEN) is blank" in result.stderr

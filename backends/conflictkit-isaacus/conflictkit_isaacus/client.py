@@ -3,23 +3,30 @@
 The SDK validates nothing client-side, so the batch limits are enforced here. Responses are read
 as plain JSON: the SDK's loose model construction takes seconds per batch of embeddings (one
 Python call per float); with ``strict_responses`` each response is also validated against the
-SDK's models, which is how the tests keep the fake API honest. Retries (with the
-SDK's backoff honouring ``retry-after``) and timeouts come from the options. Every failure becomes
-one :mod:`conflictkit.errors` error with a line that says what to do; a failed request aborts the
-whole call, so no caller ever sees a partial answer.
+SDK's models, which is how the tests keep the fake API honest. Retries of server errors and
+timeouts (with the SDK's backoff) come from the options. A rate limit (429) is never a failure by
+itself: the request waits (``retry-after`` honoured, else jittered exponential backoff), the
+number in flight is lowered adaptively (:mod:`conflictkit_isaacus.ratelimit`), and only after
+``rate_limit_budget`` seconds of backing off does the call give up, saying how far it got. Each
+answer is handed to ``on_answer`` as it arrives, so callers cache it even when a later request
+fails. Every failure becomes one :mod:`conflictkit.errors` error with a line that says what to
+do; a failed request aborts the whole call, so no caller ever sees a partial answer.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, plugin_install_hint
 
 from conflictkit_isaacus.options import IsaacusOptions
+from conflictkit_isaacus.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 
 T = TypeVar("T")
 
@@ -83,9 +90,12 @@ class Usage:
 class IsaacusClient:
     """One SDK client plus a bounded thread pool; every public method returns complete answers or raises."""
 
-    def __init__(self, sdk: Any, *, max_concurrency: int = 6, prices: dict[str, float] | None = None) -> None:
+    def __init__(self, sdk: Any, *, max_concurrency: int = 6, prices: dict[str, float] | None = None,
+                 rate_limit_budget: float = 300.0) -> None:
         self.sdk = sdk
         self.max_concurrency = max_concurrency
+        self.rate_limit_budget = rate_limit_budget
+        self.limit = AdaptiveLimit(max_concurrency)  # shared by every call: what a storm taught carries over
         self.usage = Usage(prices or {})
 
     @classmethod
@@ -103,38 +113,79 @@ class IsaacusClient:
             http_client=http_client,
             _strict_response_validation=options.strict_responses,
         )
-        return cls(sdk, max_concurrency=options.max_concurrency, prices=options.prices)
+        return cls(sdk, max_concurrency=options.max_concurrency, prices=options.prices,
+                   rate_limit_budget=options.rate_limit_budget)
 
     # ---- running calls -------------------------------------------------------------------
 
-    def run(self, calls: Sequence[Callable[[], T]]) -> list[T]:
-        """Run ``calls`` with at most ``max_concurrency`` in flight; results in order; the first error wins."""
+    def run(self, calls: Sequence[Callable[[], T]], on_answer: Callable[[int, T], None] | None = None) -> list[T]:
+        """Run ``calls`` with at most ``max_concurrency`` in flight (fewer while rate-limited); results in order.
+
+        ``on_answer(i, result)`` is called as each call succeeds. The first error wins.
+        """
+        progress = _Progress(total=len(calls))
+
+        def attempt(i: int, call: Callable[[], T]) -> T:
+            result = self._patiently(call, progress)
+            if on_answer is not None:
+                on_answer(i, result)
+            with progress.lock:
+                progress.answered += 1
+            return result
+
         if len(calls) <= 1 or self.max_concurrency == 1:
-            return [self._guarded(call) for call in calls]
+            return [attempt(i, call) for i, call in enumerate(calls)]
         with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(calls)), thread_name_prefix="isaacus") as pool:
-            futures = [pool.submit(self._guarded, call) for call in calls]
+            futures = [pool.submit(attempt, i, call) for i, call in enumerate(calls)]
             done, _ = wait(futures, return_when=FIRST_EXCEPTION)
             failed = next((f for f in futures if f in done and f.exception() is not None), None)
             if failed is not None:
+                progress.stopped.set()  # workers backing off give up now instead of sleeping on
                 for future in futures:
                     future.cancel()
                 raise failed.exception()
             return [f.result() for f in futures]
 
-    def _guarded(self, call: Callable[[], T]) -> T:
+    def _patiently(self, call: Callable[[], T], progress: _Progress) -> T:
+        """One call, retried through rate limits until the budget is spent; other errors are final."""
         isaacus = _import_sdk()
-        try:
-            return call()
-        except isaacus.IsaacusError as exc:
-            raise self._translate(isaacus, exc) from None
+        for attempt in range(1_000_000):
+            with self.limit.slot():
+                if progress.stopped.is_set():
+                    raise BackendError("Isaacus API: stopped after another request failed")
+                try:
+                    result = call()
+                except isaacus.RateLimitError as exc:
+                    self.limit.throttled()
+                    delay = backoff_delay(attempt, advertised_delay(getattr(exc.response, "headers", None)))
+                except isaacus.IsaacusError as exc:
+                    raise self._translate(isaacus, exc) from None
+                else:
+                    self.limit.succeeded()
+                    return result
+            self._wait_out(delay, progress)
+        raise AssertionError("unreachable")
+
+    def _wait_out(self, delay: float, progress: _Progress) -> None:
+        now = time.monotonic()
+        with progress.lock:
+            progress.first_limited = progress.first_limited or now
+            spent = now - progress.first_limited
+        if spent + delay > self.rate_limit_budget:
+            progress.stopped.set()
+            raise BackendError(
+                f"Isaacus API rate limit (429) still hit after {spent:.1f} s of backing off (rate_limit_budget "
+                f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered "
+                f"and cached, at most {max(1, int(self.limit.lowest))} in flight; run again to send only the rest, "
+                "or raise rate_limit_budget in the config"
+            )
+        progress.stopped.wait(delay)
 
     def _translate(self, isaacus: Any, exc: Exception) -> Exception:
         retries = f"after {self.sdk.max_retries} retr{'y' if self.sdk.max_retries == 1 else 'ies'}"
         where = str(self.sdk.base_url).rstrip("/")
         if isinstance(exc, (isaacus.AuthenticationError, isaacus.PermissionDeniedError)):
             return ConfigError(f"Isaacus API: invalid API key ({exc.status_code}) (check ISAACUS_API_KEY, or api_key in the config)")
-        if isinstance(exc, isaacus.RateLimitError):
-            return BackendError(f"Isaacus API rate limit (429) still hit {retries}; wait and run again, or lower max_concurrency")
         if isinstance(exc, isaacus.InternalServerError):
             return BackendError(f"Isaacus API server error ({exc.status_code}) {retries}; try again later")
         if isinstance(exc, isaacus.APITimeoutError):
@@ -147,8 +198,11 @@ class IsaacusClient:
 
     # ---- endpoints -----------------------------------------------------------------------
 
-    def enrich(self, texts: Sequence[str], *, model: str, overflow_strategy: str | None) -> list[dict]:
-        """ILGS documents (plain dicts), one per text, at most 8 texts per request."""
+    def enrich(self, texts: Sequence[str], *, model: str, overflow_strategy: str | None, on_answer: OnAnswer = None) -> list[dict]:
+        """ILGS documents (plain dicts), one per text, at most 8 texts per request.
+
+        ``on_answer(start, documents)``: each request's answers as they arrive (``start``: the first text's index).
+        """
         def call(batch: list[str]) -> Callable[[], list[dict]]:
             def run() -> list[dict]:
                 data = self._json(self.sdk.enrichments, model=model, texts=batch, overflow_strategy=overflow_strategy)
@@ -156,10 +210,11 @@ class IsaacusClient:
                 return _by_index(data.get("results"), len(batch), lambda r: r["document"])
             return run
 
-        return [doc for part in self.run([call(b) for b in batched(texts, ENRICH_BATCH)]) for doc in part]
+        return _flat(self.run([call(b) for b in batched(texts, ENRICH_BATCH)], _by_start(ENRICH_BATCH, on_answer)))
 
-    def embed(self, texts: Sequence[str], *, model: str, task: str | None, dimensions: int | None, batch_size: int = EMBED_BATCH) -> list[list[float]]:
-        """One embedding per text, at most 128 texts per request."""
+    def embed(self, texts: Sequence[str], *, model: str, task: str | None, dimensions: int | None, batch_size: int = EMBED_BATCH,
+              on_answer: OnAnswer = None) -> list[list[float]]:
+        """One embedding per text, at most 128 texts per request; ``on_answer`` as for :meth:`enrich`."""
         extra = {} if dimensions is None else {"dimensions": dimensions}
 
         def call(batch: list[str]) -> Callable[[], list[list[float]]]:
@@ -170,18 +225,24 @@ class IsaacusClient:
             return run
 
         size = min(batch_size, EMBED_BATCH)
-        return [vec for part in self.run([call(b) for b in batched(texts, size)]) for vec in part]
+        return _flat(self.run([call(b) for b in batched(texts, size)], _by_start(size, on_answer)))
 
     def score(self, jobs: Sequence[tuple[str, Sequence[str]]], *, endpoint: str, model: str, is_iql: bool,
-              scoring_method: str, batch_size: int) -> list[list[float]]:
-        """Scores of each job's texts against its query, by the classifier or the reranker, in order."""
+              scoring_method: str, batch_size: int,
+              on_answer: Callable[[int, int, list[float]], None] | None = None) -> list[list[float]]:
+        """Scores of each job's texts against its query, by the classifier or the reranker, in order.
+
+        ``on_answer(job, start, scores)``: each request's scores as they arrive.
+        """
         calls, owners = [], []
         for j, (query, texts) in enumerate(jobs):
-            for batch in batched(list(texts), batch_size):
+            for start in range(0, len(texts), batch_size):
+                batch = list(texts[start : start + batch_size])
                 calls.append(self._score_call(endpoint, model, query, batch, is_iql, scoring_method))
-                owners.append(j)
+                owners.append((j, start))
+        arrived = None if on_answer is None else (lambda i, scores: on_answer(*owners[i], scores))
         results: list[list[float]] = [[] for _ in jobs]
-        for owner, scores in zip(owners, self.run(calls)):
+        for (owner, _), scores in zip(owners, self.run(calls, arrived)):
             results[owner].extend(scores)
         return results
 
@@ -207,6 +268,29 @@ class IsaacusClient:
     def _record(self, model: str, data: dict, texts: int) -> None:
         tokens = (data.get("usage") or {}).get("input_tokens")
         self.usage.record(model, int(tokens) if isinstance(tokens, (int, float)) else 0, texts)
+
+
+OnAnswer = Callable[[int, list], None] | None
+
+
+@dataclass
+class _Progress:
+    """How far one :meth:`IsaacusClient.run` got, shared by its workers."""
+
+    total: int
+    answered: int = 0
+    first_limited: float | None = None  # when the first 429 of this run arrived
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+
+def _by_start(size: int, on_answer: OnAnswer) -> Callable[[int, list], None] | None:
+    """Turn a request number into the index of its first text, for ``on_answer``."""
+    return None if on_answer is None else (lambda i, answers: on_answer(i * size, answers))
+
+
+def _flat(parts: list[list[T]]) -> list[T]:
+    return [item for part in parts for item in part]
 
 
 def _by_index(items: Any, expected: int, value: Callable[[dict], Any]) -> list[Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from conflictkit.errors import ConfigError
@@ -70,12 +70,17 @@ class IsaacusBackend:
         client = self._client()
         keys = [score_key(endpoint, model, is_iql, scoring_method, q, t) for q, t in pairs]
 
-        def compute(positions: list[int]) -> list[float]:
-            groups = group_by_query(pairs, positions)
-            jobs = [(query, [pairs[i][1] for i in members]) for query, members in groups.items()]
+        def compute(positions: list[int], save: Callable[[int, float], None]) -> list[float]:
+            groups = list(group_by_query(pairs, positions).items())
+            jobs = [(query, [pairs[i][1] for i in members]) for query, members in groups]
+
+            def arrived(job: int, start: int, scores: list[float]) -> None:
+                for i, score in zip(groups[job][1][start:], scores):
+                    save(i, score)
+
             answers = client.score(jobs, endpoint=endpoint, model=model, is_iql=is_iql,
-                                   scoring_method=scoring_method, batch_size=batch_size)
-            by_position = {i: s for members, scores in zip(groups.values(), answers) for i, s in zip(members, scores)}
+                                   scoring_method=scoring_method, batch_size=batch_size, on_answer=arrived)
+            by_position = {i: s for (_, members), scores in zip(groups, answers) for i, s in zip(members, scores)}
             return [by_position[i] for i in positions]
 
         values, hits = cached_values(getattr(self, "store", None), NS_SCORES, keys, compute, json_bytes, from_json)

@@ -40,9 +40,14 @@ class IsaacusEmbedder(IsaacusBackend, Embedder):
         live = [i for i, t in enumerate(texts) if t.strip()]
         keys = [embedding_key(opts.model, opts.task, opts.dimensions, texts[i]) for i in live]
 
-        def compute(positions: list[int]) -> list[np.ndarray]:
+        def compute(positions: list[int], save) -> list[np.ndarray]:
+            def arrived(start: int, vectors: list) -> None:
+                for position, vector in zip(positions[start:], vectors):
+                    save(position, np.asarray(vector, dtype=np.float32))
+
             batch = [texts[live[p]] for p in positions]
-            vectors = client.embed(batch, model=opts.model, task=opts.task, dimensions=opts.dimensions, batch_size=opts.batch_size)
+            vectors = client.embed(batch, model=opts.model, task=opts.task, dimensions=opts.dimensions,
+                                   batch_size=opts.batch_size, on_answer=arrived)
             return [np.asarray(v, dtype=np.float32) for v in vectors]
 
         values, hits = cached_values(self.store, NS_EMBEDDINGS, keys, compute, vector_bytes, vector_from)

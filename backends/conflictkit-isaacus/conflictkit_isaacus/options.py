@@ -28,10 +28,14 @@ class IsaacusOptions(Options):
     timeout: float = Field(60.0, gt=0, description="seconds before a request is abandoned")
     max_retries: int = Field(2, ge=0, le=10, description="retries on 408/409/429/5xx, timeouts and connection errors")
     max_concurrency: int = Field(6, ge=1, le=64, description="requests in flight at once")
+    rate_limit_budget: float = Field(
+        300.0, gt=0, description="seconds a step may spend backing off from rate limits (429) before it gives up"
+    )
     prices: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_PRICES), description="USD per 1M input tokens, by model")
     strict_responses: bool = Field(False, description="fail on any response that does not match the SDK's models (tests)")
 
     # Fields that only say how to reach the API; the rest determine the answers.
     transport_fields: ClassVar[frozenset[str]] = frozenset(
-        {"api_key", "base_url", "timeout", "max_retries", "max_concurrency", "prices", "strict_responses", "batch_size"}
+        {"api_key", "base_url", "timeout", "max_retries", "max_concurrency", "rate_limit_budget", "prices",
+         "strict_responses", "batch_size"}
     )

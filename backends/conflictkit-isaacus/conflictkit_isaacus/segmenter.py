@@ -48,8 +48,13 @@ class IsaacusSegmenter(IsaacusBackend, Segmenter):
         client = self._client()
         keys = [enrichment_key(opts.model, opts.overflow_strategy, t) for t in texts]
 
-        def compute(positions: list[int]) -> list[dict]:
-            return client.enrich([texts[p] for p in positions], model=opts.model, overflow_strategy=opts.overflow_strategy)
+        def compute(positions: list[int], save) -> list[dict]:
+            def arrived(start: int, documents: list) -> None:
+                for position, document in zip(positions[start:], documents):
+                    save(position, document)
+
+            return client.enrich([texts[p] for p in positions], model=opts.model, overflow_strategy=opts.overflow_strategy,
+                                 on_answer=arrived)
 
         values, hits = cached_values(self.store, NS_ENRICHMENTS, keys, compute, json_bytes, from_json)
         client.usage.cached(opts.model, hits)

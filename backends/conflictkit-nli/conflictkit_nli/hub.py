@@ -12,13 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from conflictkit.errors import MissingDependencyError, UserError, plugin_install_hint
+from conflictkit.errors import MissingDependencyError, ModelNotAvailableError, UserError, plugin_install_hint  # noqa: F401 (ModelNotAvailableError re-exported: its home was here)
 
 INSTALL = plugin_install_hint("conflictkit-nli", needs_torch=True)
-
-
-class ModelNotAvailableError(UserError):
-    """A configured model is neither a local directory nor in the Hugging Face cache, and cannot be fetched."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import ClassVar, Literal
 import numpy as np
 from pydantic import Field
 
-from conflictkit.errors import BackendError, MissingDependencyError, plugin_install_hint
+from conflictkit.errors import MissingDependencyError, ModelNotAvailableError, plugin_install_hint
 from conflictkit.stages import Embedder, Options
 
 BUNDLED = {"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}
@@ -75,7 +75,7 @@ class SentenceTransformersEmbedder(Embedder):
                 torch.set_num_threads(self.options.threads)
             self._model = SentenceTransformer(path, device=self.options.device, backend=self.options.backend)
         except Exception as exc:  # the hub, a broken directory, a missing ONNX file: all user-fixable
-            raise BackendError(
+            raise ModelNotAvailableError(
                 f"cannot load embedding model {self.options.model!r}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}; "
                 "give a local model directory as `model:`, or download it first where the Hugging Face hub is reachable"
             ) from None

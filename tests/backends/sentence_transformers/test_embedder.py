@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("conflictkit_sentence_transformers")
 
-from conflictkit.errors import BackendError  # noqa: E402
+from conflictkit.errors import UserError  # noqa: E402
 from conflictkit.registry import get_registry  # noqa: E402
 from conflictkit_sentence_transformers import SentenceTransformersEmbedder  # noqa: E402
 from conflictkit_sentence_transformers.embedder import resolve_model_path  # noqa: E402
@@ -58,5 +58,27 @@ def test_a_missing_model_is_a_clear_error(tmp_path):
     broken = tmp_path / "not-a-model"
     broken.mkdir()
     e = SentenceTransformersEmbedder({"model": str(broken)})
-    with pytest.raises(BackendError, match="cannot load embedding model .*not-a-model.*local model directory"):
+    with pytest.raises(UserError, match="cannot load embedding model .*not-a-model.*local model directory"):
         e.warm_up()
+
+
+def test_an_unknown_model_id_exits_2(tmp_path):
+    """Offline, an id that is not in the Hugging Face cache is a user error like any other missing model."""
+    import os
+    import subprocess
+    import sys
+
+    import yaml
+
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"pipeline": {"embedder": {"use": "sentence-transformers",
+                                                                "options": {"model": "no-such-org/no-such-model"}}}}))
+    doc = tmp_path / "a.md"
+    doc.write_text("1. Payment. Customer shall pay within thirty (30) days.\n")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env.pop("CONFLICTKIT_DEBUG", None)
+    proc = subprocess.run([sys.executable, "-m", "conflictkit", "compare", doc, doc, "--config", config, "--no-cache"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 2, proc.stderr
+    assert "cannot load embedding model 'no-such-org/no-such-model'" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
