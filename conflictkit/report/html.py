@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from conflictkit.errors import GroundingError
+from conflictkit.report.changes import redline_ops
 
 KINDS = ("deviation", "missing", "added")
 SIDES = ("reference", "input")
@@ -103,45 +104,6 @@ def _piece(text: str, active: list[int], findings: list[dict]) -> str:
     multi = " multi" if len(active) > 1 else ""
     data = " ".join(str(i) for i in active)
     return f'<mark class="hl k-{kind}{multi}" data-f="{data}">{esc(text)}</mark>'
-
-
-def redline_ops(finding: dict) -> list[dict] | None:
-    """The word-level redline of a deviation: the report's own, else computed by grounding.
-
-    Each op is ``{"op": "equal"|"delete"|"insert", "gap", "text", "reversing", "kinds"}``; None when the finding
-    has one side only (missing, added), where the whole clause is the change.
-    """
-    ref, inp = finding.get("reference"), finding.get("input")
-    if ref is None or inp is None:
-        return None
-    data = finding.get("redline")
-    if data is None:
-        from conflictkit.grounding import redline
-
-        data = redline(ref["text"], inp["text"]).to_dict()
-    return _normalise_ops(data, ref["text"], inp["text"])
-
-
-def _normalise_ops(data: Any, a: str, b: str) -> list[dict]:
-    """Ops as runs of original text, each with the original text between it and the previous run.
-
-    Grounding's ops carry offsets into both originals; text is taken from there (not from the
-    normalized ``text``) so the redline shows the clauses exactly as written, spacing included.
-    """
-    ops = data.get("ops", []) if isinstance(data, dict) else data
-    out, last_a, last_b = [], 0, 0
-    for op in ops:
-        if op["op"] == "delete":
-            gap, text = a[last_a : op["a_start"]], a[op["a_start"] : op["a_end"]]
-        else:
-            gap, text = b[last_b : op["b_start"]], b[op["b_start"] : op["b_end"]]
-        if op["op"] != "insert":
-            last_a = max(last_a, op["a_end"])
-        if op["op"] != "delete":
-            last_b = max(last_b, op["b_end"])
-        out.append({"op": op["op"], "gap": gap, "text": text, "reversing": bool(op.get("reversing")),
-                    "kinds": list(op.get("kinds") or [])})
-    return out
 
 
 def render_redline(finding: dict) -> str:

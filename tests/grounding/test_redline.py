@@ -40,7 +40,12 @@ def test_typography_only_gives_no_change():
 def test_markdown_marks_deletions_insertions_and_reversing_runs():
     md = redline("Customer shall not pay *late* fees.", "Customer shall pay late fees.").to_markdown()
     assert md == "Customer shall ~~not~~\u26a0 pay ~~\\*~~ late~~\\*~~ fees."
-    assert redline("prior approval", "prior written approval").to_markdown() == "prior **written** approval"
+    assert redline("prior approval", "prior written approval").to_markdown() == "prior {+written+} approval"
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("strikethrough").render(
+        redline("See <script>x</script>.", "See ![](http://e.test/t.png).").to_markdown())
+    assert "<script" not in html and "<img" not in html and "&lt;script&gt;" in html and "<s>" in html
 
 
 def test_offsets_with_crlf_and_astral_characters():
