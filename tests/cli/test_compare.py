@@ -9,6 +9,7 @@ import sys
 import pytest
 import yaml
 
+from conflictkit.testing.schemas import assert_valid
 from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
 
 
@@ -49,11 +50,13 @@ def test_compare_text_json_and_out(fast, tmp_path):
     assert "deviation" in proc.stdout.lower() and "spans grounded" in proc.stdout
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "json")
     report = json.loads(proc.stdout)
-    assert report["schema"] == "conflictkit.report/1"
+    assert_valid(report)
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--out", out, "--format", "md")
     assert proc.returncode == 0
     assert sorted(p.name for p in out.iterdir()) == ["pairs.json", "params.json", "report.json", "report.md"]
+    for name in ("report.json", "pairs.json", "params.json"):
+        assert_valid(json.loads((out / name).read_text()))
     params = json.loads((out / "params.json").read_text())
     assert params["config"]["pipeline"]["embedder"]["options"]["dimensions"] == 512
     assert proc.stdout.startswith("# conflictkit report")
@@ -196,6 +199,7 @@ def test_a_document_from_stdin(fast):
                            "--format", "json"], input=INPUT.read_bytes(), capture_output=True, env=full_env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
+    assert_valid(report)
     assert report["input"]["path"] == "<stdin>" and report["summary"]["deviation"] > 0
     expected = json.loads(run("compare", REFERENCE, INPUT, "--config", fast, "--format", "json").stdout)
     assert report["findings"] == expected["findings"]
