@@ -183,6 +183,27 @@ class App:
             return JSONResponse({"error": f"bad decision: {exc}"}, 400)
         return JSONResponse(decision)
 
+    async def manage(self, request: Request) -> Response:
+        """POST ``{"name": ...}`` renames a comparison; DELETE deletes it with its review."""
+        cid = request.path_params["cid"]
+        if request.method == "DELETE":
+            deleted = await run_in_threadpool(self.reviews.delete, cid)
+            return JSONResponse({"deleted": cid}) if deleted else JSONResponse({"error": "no such comparison"}, 404)
+        if self.reviews.get(cid) is None:
+            return JSONResponse({"error": "no such comparison"}, 404)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send the new name as application/json"}, 415)
+        try:
+            data = json.loads(await request.body())
+            if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+                raise ValueError('send {"name": "..."}')
+            name = await run_in_threadpool(self.reviews.rename, cid, data["name"])
+        except BodyTooLarge as exc:
+            return JSONResponse({"error": str(exc)}, 413)
+        except (ValueError, ConflictkitError) as exc:
+            return JSONResponse({"error": f"bad name: {exc}"}, 400)
+        return JSONResponse({"id": cid, "name": name})
+
     async def export(self, request: Request) -> Response:
         cid, fmt = request.path_params["cid"], request.path_params["fmt"]
         comparison = self.reviews.get(cid)
@@ -217,6 +238,7 @@ def create_app(settings: Settings):
         Route("/comparisons/{cid}", app.comparison),
         Route("/comparisons/{cid}/export.{fmt}", app.export),
         Route("/api/comparisons/{cid}/decisions/{fid}", app.decide, methods=["POST"]),
+        Route("/api/comparisons/{cid}", app.manage, methods=["POST", "DELETE"]),
         Route("/static/{name}", app.static),
     ]
     starlette = Starlette(routes=routes)
