@@ -41,7 +41,10 @@
     var key = function (li) {
       if (mode === "p-desc") { return [-li.getAttribute("data-p")]; }
       if (mode === "p-asc") { return [+li.getAttribute("data-p")]; }
-      if (mode === "kind") { return [KIND_ORDER[li.getAttribute("data-kind")] || 9, +li.getAttribute("data-pos")]; }
+      if (mode === "kind") {
+        var kind = li.getAttribute("data-kind");
+        return [kind in KIND_ORDER ? KIND_ORDER[kind] : 9, +li.getAttribute("data-pos")];
+      }
       return [+li.getAttribute("data-pos")];
     };
     items.slice().sort(function (a, b) {
