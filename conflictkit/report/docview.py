@@ -170,7 +170,8 @@ def render_markdown_document(text: str, events: list[Event], mark_kinds: list[st
     sentinel = _sentinel(text)
     if not text.endswith("\n"):
         text += "\n"  # every line ends, so a sentinel always has a next line to move to (offsets unchanged)
-    moved = [Event(_placed(text, e.offset, e.kind in ("open", "anchor", "change", "gap")), e.rank, e.kind, e.finding,
+    # A gap marker goes at the end of the text before it, never into the heading or list item after it.
+    moved = [Event(_placed(text, e.offset, e.kind in ("open", "anchor", "change")), e.rank, e.kind, e.finding,
                    e.op, e.target, e.label, e.css_kind) for e in events]
     # Moving can put an end before its start (a span that was all syntax): it then ends where it starts.
     begun: dict[tuple[int, str], int] = {}

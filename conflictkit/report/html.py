@@ -13,7 +13,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -353,15 +356,45 @@ def render_view(report: dict, reference_text: str, input_text: str, decisions: d
     order = sorted(range(len(findings)), key=lambda i: (positions[i], i))
     items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i]) for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
+    panes = render_panes(report, texts)
+    return (
+        f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings, decisions)}'
+        f'{empty}<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'
+    )
+
+
+_PANES: OrderedDict[str, str] = OrderedDict()
+_PANES_KEPT = 8
+_PANES_LOCK = threading.Lock()
+
+
+def render_panes(report: dict, texts: dict[str, str]) -> str:
+    """Both documents, formatted and highlighted; the last few are kept, as they never change.
+
+    Rendering two long documents as Markdown is most of a page's cost, and the documents do not
+    depend on the review decisions, so the review app renders them once per comparison (the job
+    does it as it stores the result) and every later view reuses them.
+    """
+    findings = report.get("findings") or []
+    digest = hashlib.sha256()
+    for part in (texts["reference"], texts["input"], _name(report, "reference"), _name(report, "input")):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    digest.update(json.dumps(findings, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    key = digest.hexdigest()
+    with _PANES_LOCK:
+        if key in _PANES:
+            _PANES.move_to_end(key)
+            return _PANES[key]
     panes = "".join(
         f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'
         f'{render_pane(side, texts[side], findings, texts)}</section>'
         for side in SIDES
     )
-    return (
-        f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings, decisions)}'
-        f'{empty}<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'
-    )
+    with _PANES_LOCK:
+        _PANES[key] = panes
+        while len(_PANES) > _PANES_KEPT:
+            _PANES.popitem(last=False)
+    return panes
 
 
 def view_title(reference_name: str, input_name: str) -> str:

@@ -72,7 +72,7 @@ class App:
         self.reviews = ReviewStore(settings.db_path)
         self.default_config = load_config(settings.config_path)  # a bad --config fails before serving
         self.engines: dict[str, Engine] = {}
-        self.runner = Runner(self.reviews, self._engine)
+        self.runner = Runner(self.reviews, self._engine, after_store=self._prepare_view)
 
     def _engine(self, key: str, config: Config, progress) -> Engine:
         # Called on the runner's single thread only; an engine keeps its warmed-up models.
@@ -81,6 +81,14 @@ class App:
             engine = self.engines[key] = Engine(config, store=get_store())
         engine.progress = progress
         return engine
+
+    def _prepare_view(self, cid: str) -> None:
+        # The documents are rendered once here, on the worker thread, so the first view is as fast as the next.
+        from conflictkit.report.html import render_panes
+
+        comparison = self.reviews.get(cid)
+        if comparison is not None:
+            render_panes(comparison.report, {"reference": comparison.reference_text, "input": comparison.input_text})
 
     def choices(self) -> list[tuple[str, str]]:
         label = f"server default ({self.settings.config_path or 'offline'})"
