@@ -42,7 +42,7 @@ def renumber(text: str, shift: int) -> str:
     return re.sub(r"\b(Sections?) (\d+)\b", lambda m: f"{m.group(1)} {int(m.group(2)) + shift}", text)
 
 
-def long_document(sample: Path, pages: int) -> str:
+def long_document_parts(sample: Path, pages: int) -> list[str]:
     """The sample, then renumbered copies of its body (from its first section) up to ``pages`` pages."""
     text = sample.read_text(encoding="utf-8")
     body = text[text.index("\n## ") + 1 :]
@@ -50,7 +50,11 @@ def long_document(sample: Path, pages: int) -> str:
     while sum(map(len, parts)) < pages * PAGE_CHARS:
         parts.append(renumber(body, SHIFT * k))
         k += 1
-    return "\n".join(parts)
+    return parts
+
+
+def long_document(sample: Path, pages: int) -> str:
+    return "\n".join(long_document_parts(sample, pages))
 
 
 def start_server(db: Path, env: dict) -> tuple[subprocess.Popen, str]:
@@ -77,6 +81,46 @@ def compare(url: str, ref: str, inp: str) -> tuple[str, float]:
         time.sleep(0.2)
 
 
+def replicated_comparison(db: Path, pages: int) -> tuple[str, str, str, int]:
+    """Store, without running the engine, the comparison of the two long documents the engine would give.
+
+    The samples are compared once (fast preset, about a second); each finding is then cited again in
+    every renumbered copy, its quote renumbered as the copy was and found there, so the page shows
+    what a real run of the long pair shows (the same findings once per copy) at none of its cost (a
+    cold run of the engine on the long pair takes minutes on this machine). Returns the
+    comparison id, both texts and the number of findings.
+    """
+    from conflictkit.config import load_config
+    from conflictkit.engine import Engine
+    from conflictkit.web.reviews import ReviewStore
+
+    samples = [ROOT / "samples" / "reference-saas-agreement.md", ROOT / "samples" / "input-vendor-draft.md"]
+    base = Engine(load_config("fast")).compare(*map(str, samples)).report
+    parts = [long_document_parts(path, pages) for path in samples]
+    texts = ["\n".join(p) for p in parts]
+    starts = [[sum(len(x) + 1 for x in p[:k]) for k in range(len(p))] for p in parts]
+    findings = []
+    for k in range(min(len(s) for s in starts)):
+        for finding in base["findings"]:
+            cited = {}
+            for n, side in enumerate(("reference", "input")):
+                quote = finding[side]
+                if quote is None:
+                    cited[side] = None
+                    continue
+                text = quote["text"] if k == 0 else renumber(quote["text"], SHIFT * k)
+                at = texts[n].find(text, starts[n][k])
+                if at < 0:
+                    break  # a clause from before the first section (the cover page) is not copied
+                cited[side] = {**quote, "start": at, "end": at + len(text), "text": text}
+            else:
+                findings.append({**finding, **cited, "id": f"F{len(findings) + 1:04d}"})
+    report = {**base, "findings": findings,
+              "summary": {**base["summary"], **{kind: sum(f["kind"] == kind for f in findings) for kind in ("deviation", "missing", "added")}}}
+    cid = ReviewStore(db).add("reference-50p.md", "input-50p.md", texts[0], texts[1], report, "replicated from the samples")
+    return cid, texts[0], texts[1], len(findings)
+
+
 TIMINGS_JS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const paint = Object.fromEntries(performance.getEntriesByType('paint').map(e => [e.name, e.startTime]));
@@ -96,6 +140,19 @@ def paint_timings(chromium, url: str, repeat: int) -> list[dict]:
                                                  "findings": page.locator("li.finding").count()})
         context.close()
     return runs
+
+
+def screenshots(chromium, page_url: str, report_url: str, out: Path) -> None:
+    """The review page and report.html at 1400x900, a deviation selected (the README shows them)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for url, name in ((page_url, "review-page.png"), (report_url, "report-html.png")):
+        context = chromium.new_context(viewport={"width": 1400, "height": 900})
+        page = context.new_page()
+        page.goto(url, wait_until="load")
+        page.locator('li.finding[data-kind="deviation"]').nth(3).click()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / name))
+        context.close()
 
 
 def median(runs: list[dict], key: str) -> float:
@@ -122,6 +179,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--cache-dir", type=Path, help="engine cache to reuse between runs (default: a fresh one, cold)")
+    parser.add_argument("--replicate", action="store_true",
+                        help="store the long pair's comparison built from the samples' findings instead of running the engine on it")
+    parser.add_argument("--screenshots", type=Path, help="also save screenshots of the review page and report.html (1400x900) here")
     args = parser.parse_args()
     if browser.missing():
         raise SystemExit(browser.missing())
@@ -130,9 +190,15 @@ def main() -> None:
     warm = bool(args.cache_dir and args.cache_dir.exists())
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "CONFLICTKIT_CACHE_DIR": str(args.cache_dir or Path(tmp) / "cache")}
-        proc, url = start_server(Path(tmp) / "reviews.sqlite", env)
+        db = Path(tmp) / "reviews.sqlite"
+        if args.replicate:
+            started = time.perf_counter()
+            cid, ref, inp, _ = replicated_comparison(db, args.pages)
+            compare_s = time.perf_counter() - started
+        proc, url = start_server(db, env)
         try:
-            cid, compare_s = compare(url, ref, inp)
+            if not args.replicate:
+                cid, compare_s = compare(url, ref, inp)
             page_url = f"{url}/comparisons/{cid}"
             render_ms = []
             for _ in range(args.repeat):
@@ -146,6 +212,8 @@ def main() -> None:
             with browser.chromium() as chromium:
                 served = paint_timings(chromium, page_url, args.repeat)
                 offline = paint_timings(chromium, report_file.as_uri(), args.repeat)
+                if args.screenshots:
+                    screenshots(chromium, page_url, report_file.as_uri(), args.screenshots)
         finally:
             proc.terminate()
             proc.wait(10)
@@ -154,8 +222,11 @@ def main() -> None:
         f"Documents: the SaaS sample pair repeated with shifted section numbers ({SHIFT} per copy): reference "
         f"{len(ref):,} characters, input {len(inp):,} characters (a page = {PAGE_CHARS:,} characters, so "
         f"{len(ref) / PAGE_CHARS:.0f} and {len(inp) / PAGE_CHARS:.0f} pages). The comparison (fast preset: hashing "
-        f"embedder, legal-atoms judge; {'warm' if args.cache_dir and warm else 'cold'} cache; upload to stored result) took {compare_s:.1f} s and gave "
-        f"{served[0]['findings']} findings, {served[0]['marks']} highlighted pieces.", "",
+        + (f"embedder, legal-atoms judge; {'warm' if args.cache_dir and warm else 'cold'} cache; upload to stored result) took {compare_s:.1f} s and gave "
+           if not args.replicate else
+           "embedder, legal-atoms judge) was not run on them: each finding of the samples was cited again in every renumbered copy "
+           f"(`--replicate`, {compare_s:.1f} s), giving ")
+        + f"{served[0]['findings']} findings, {served[0]['marks']} highlighted pieces.", "",
         f"Median of {args.repeat} loads, each in a fresh browser context (no cache), headless Chromium at 1400x900; "
         "times in ms from navigation start, as the browser reports them (Paint Timing and Navigation Timing).", "",
         "| page | size | first byte | last byte | first paint | first contentful paint | DOMContentLoaded | load |",
@@ -167,8 +238,8 @@ def main() -> None:
         f"over {args.repeat} requests (min {min(render_ms):,.0f}). The server does not compress responses; the gzip column "
         "is what a compressing proxy would send.", "",
         f"Machine: {machine()}.",
-        "Command: `.venv/bin/python benchmarks/web_paint.py --pages {} --repeat {}{} --out benchmarks/results/web.md`".format(
-            args.pages, args.repeat, f" --cache-dir {args.cache_dir}" if args.cache_dir else ""),
+            "Command: `.venv/bin/python benchmarks/web_paint.py --pages {} --repeat {}{}{} --out benchmarks/results/web.md`".format(
+            args.pages, args.repeat, f" --cache-dir {args.cache_dir}" if args.cache_dir else "", " --replicate" if args.replicate else ""),
     ]
     text = "\n".join(lines) + "\n"
     if args.out:

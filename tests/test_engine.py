@@ -3,12 +3,16 @@ import pytest
 from conflictkit.config import resolve
 from conflictkit.engine import Engine
 from conflictkit.store import Store
+from conflictkit.testing.schemas import assert_valid
 from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
 
 
 def _run(config, store=None, ref=REFERENCE, inp=INPUT):
     engine = Engine(config, store=store)
-    return engine, engine.compare(str(ref), str(inp))
+    result = engine.compare(str(ref), str(inp))
+    for document in (result.report, result.pairs, result.params):
+        assert_valid(document)
+    return engine, result
 
 
 def test_samples_report_is_grounded_and_complete(fast_config):

@@ -82,8 +82,13 @@ def _add_commands(group: click.Group) -> None:
 
 
 def fail(message: str, code: int) -> None:
-    """Print a one-line error on stderr and exit with ``code``."""
-    click.echo(f"conflictkit: error: {message}", err=True)
+    """Print a one-line error on stderr and exit with ``code``.
+
+    Messages quote file names and document text, so control characters are shown, not obeyed.
+    """
+    from conflictkit.report.escape import sanitize_controls
+
+    click.echo(f"conflictkit: error: {sanitize_controls(message)}", err=True)
     sys.exit(code)
 
 

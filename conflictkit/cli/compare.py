@@ -3,46 +3,74 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from conflictkit.errors import EXIT_FINDINGS, UserError
 
 KINDS = ("deviation", "missing", "added", "moved")
+# What people type for each kind: the plural, and the words the summary line uses.
+KIND_ALIASES = {"deviation": "deviation", "deviations": "deviation", "missing": "missing", "added": "added",
+                "addition": "added", "additions": "added", "moved": "moved", "move": "moved", "moves": "moved"}
+STDIN = "-"
 
 
 def parse_fail_on(value: str | None) -> set[str]:
-    """``deviation,missing`` -> {"deviation", "missing"}; ``any`` means every kind."""
+    """``deviations,missing`` -> {"deviation", "missing"}; singular or plural; ``any`` means every kind."""
     if not value:
         return set()
-    kinds = {k.strip() for k in value.split(",") if k.strip()}
-    if "any" in kinds:
+    words = {k.strip().lower() for k in value.split(",") if k.strip()}
+    if "any" in words:
         return set(KINDS)
-    unknown = kinds - set(KINDS)
+    unknown = words - set(KIND_ALIASES)
     if unknown:
-        raise click.BadParameter(f"unknown kind(s) {', '.join(sorted(unknown))}; use any of {', '.join(KINDS)} or 'any'")
-    return kinds
+        raise click.BadParameter(
+            f"unknown kind(s) {', '.join(sorted(unknown))}; use any of {', '.join(KINDS)} (singular or plural) or 'any'",
+            param_hint="'--fail-on'")
+    return {KIND_ALIASES[w] for w in words}
+
+
+def read_documents(reference: str, input: str, limit: int):
+    """Both documents, either of them read from stdin when given as ``-``."""
+    from conflictkit.loaders import document_from_bytes, read_document
+
+    if reference == STDIN and input == STDIN:
+        raise UserError("only one of REFERENCE and INPUT can be '-' (stdin)")
+    if STDIN not in (reference, input):
+        return None
+    if sys.stdin.isatty():
+        raise UserError("'-' reads a document from stdin, but stdin is a terminal; pipe the document in (e.g. < draft.md)")
+    data = sys.stdin.buffer.read(limit + 1)
+    return tuple(document_from_bytes(data, "<stdin>", limit) if path == STDIN else read_document(path, limit)
+                 for path in (reference, input))
 
 
 @click.command()
-@click.argument("reference", type=click.Path(dir_okay=True, path_type=str), required=False)
-@click.argument("input", type=click.Path(dir_okay=True, path_type=str), required=False)
+@click.argument("reference", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
+@click.argument("input", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
 @click.option("--revisions", "revisions", metavar="FILE.docx",
               help="Compare a Word file's own original (tracked changes rejected) with its revised text (accepted), instead of two files.")
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")
 @click.option("--out", "-o", "out_dir", metavar="DIR", help="Write report.json, pairs.json, params.json and report.md (and report.html with --format html) into DIR.")
 @click.option("--format", "-f", "fmt", type=click.Choice(["text", "json", "md", "html", "docx"]), default="text", show_default=True,
               help="What to print on stdout (html and docx are written to --out only: report.html; report.docx, the input with a Word comment per finding).")
-@click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when a finding of these kinds exists, e.g. deviation,missing (or 'any').")
+@click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when a finding of these kinds exists, e.g. deviations,missing (or 'any').")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--quiet", "-q", is_flag=True, help="Text output: print only the summary line.")
+@click.option("--verbose", "-v", is_flag=True, help="Text output: every reason of each finding, its probabilities and judge.")
 def compare(reference: str | None, input: str | None, revisions: str | None, config_path: str | None, out_dir: str | None,
-            fmt: str, fail_on: str | None, no_cache: bool) -> int:
-    """Compare INPUT against REFERENCE and report deviations, missing and added clauses.
+            fmt: str, fail_on: str | None, no_cache: bool, quiet: bool, verbose: bool) -> int:
+    """Compare INPUT against REFERENCE and report deviations, missing, added and moved clauses.
 
     REFERENCE is the template, playbook or previous version; INPUT is the document under review.
-    Each is Markdown, plain text (UTF-8), HTML, or, with their plugins, Word (.docx) or PDF. A
-    .docx with tracked changes is read with every change accepted (the report says so);
-    --revisions FILE.docx compares its original with its revised text instead.
+    Each is Markdown, plain text (UTF-8), HTML, or, with their plugins, Word (.docx) or PDF; either
+    may be '-' to read it from stdin. A .docx with tracked changes is read with every change
+    accepted (the report says so); --revisions FILE.docx compares its original with its revised text.
+
+    Each finding shows its section and lines in both files, the changed words in context
+    ([-deleted-]{+inserted+} when not coloured) and its reasons. P(conflict) is the judge's
+    probability that the input changes the legal effect of the reference clause.
 
     \b
     Exit codes: 0 done; 1 unexpected failure; 2 usage, config or input error;
@@ -51,11 +79,13 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     from conflictkit.config import load_config
     from conflictkit.engine import Engine
     from conflictkit.progress import TerminalProgress
-    from conflictkit.report.render import render_markdown, render_text
+    from conflictkit.report.escape import sanitize_controls
     from conflictkit.report.writer import write_outputs
     from conflictkit.store import get_store
 
     kinds = parse_fail_on(fail_on)
+    if quiet and verbose:
+        raise click.UsageError("--quiet and --verbose contradict each other; give one")
     if revisions and (reference or input):
         raise UserError("--revisions FILE.docx compares one file with itself: give no REFERENCE or INPUT with it")
     if not revisions and not (reference and input):
@@ -63,26 +93,42 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     if fmt in ("html", "docx") and not out_dir:
         raise UserError(f"--format {fmt} writes report.{fmt}: give --out DIR")
     config = load_config(config_path)
+    documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
     progress = TerminalProgress()
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
-        result = engine.compare_revisions(revisions) if revisions else engine.compare(reference, input)
+        if revisions:
+            result = engine.compare_revisions(revisions)
+        else:
+            result = engine.compare(reference, input) if documents is None else engine.compare_documents(*documents)
     finally:
         progress.close()
     for side in ("reference", "input"):
         for note in (result.report[side].get("source") or {}).get("notes", []):
-            click.echo(f"conflictkit: note: {note}", err=True)
+            click.echo(f"conflictkit: note: {sanitize_controls(note)}", err=True)
     if out_dir:
         formats = {"json", "md"} | ({fmt} if fmt in ("html", "docx") else set())
         write_outputs(result, out_dir, formats)
-    if fmt == "json":
-        click.echo(json.dumps(result.report, indent=2, ensure_ascii=False))
-    elif fmt == "md":
-        click.echo(render_markdown(result.report), nl=False)
-    elif fmt == "text":
-        click.echo(render_text(result.report), nl=False)
-    else:
-        click.echo(f"wrote {out_dir}/report.{fmt}", err=True)
+    print_result(result, fmt, out_dir, verbosity=-1 if quiet else 1 if verbose else 0)
     if kinds and any(f["kind"] in kinds for f in result.report["findings"]):
         return EXIT_FINDINGS
     return 0
+
+
+def print_result(result, fmt: str, out_dir: str | None, verbosity: int) -> None:
+    """The report on stdout in ``fmt``; document text is made harmless for a terminal first."""
+    from conflictkit.report.escape import json_for_terminal, sanitize_controls
+
+    texts = {"reference": result.reference.document.original, "input": result.input.document.original}
+    if fmt == "json":
+        click.echo(json_for_terminal(json.dumps(result.report, indent=2, ensure_ascii=False)))
+    elif fmt == "md":
+        from conflictkit.report.render import render_markdown
+
+        click.echo(sanitize_controls(render_markdown(result.report, texts)), nl=False)
+    elif fmt == "text":
+        from conflictkit.report.terminal import make_console, print_report
+
+        print_report(make_console(), result.report, texts, verbosity=verbosity)
+    else:
+        click.echo(f"wrote {sanitize_controls(out_dir or '')}/report.{fmt}", err=True)

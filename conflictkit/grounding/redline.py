@@ -8,7 +8,6 @@ quantifier or number; see :mod:`conflictkit.grounding.material`) are marked ``re
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -18,8 +17,6 @@ from conflictkit.grounding.tokens import Tokens, tokenize
 
 REVERSING_MARK = "\u26a0"
 """Appended after a reversing run in Markdown."""
-
-_MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>#|])")
 
 
 class Op(BaseModel):
@@ -67,14 +64,20 @@ class Redline(BaseModel):
         return data
 
     def to_markdown(self) -> str:
-        """``~~deleted~~`` and ``**inserted**`` runs; a reversing run is followed by ``⚠``."""
+        """``~~deleted~~`` and ``{+inserted+}`` runs; a reversing run is followed by ``⚠``.
+
+        Insertions are not bold: contracts bold their own headings. The text is escaped, so a
+        clause's own markup (``<script>``, ``![](url)``, ``**``) shows as written.
+        """
+        from conflictkit.report.escape import escape_markdown
+
         parts: list[str] = []
         for k, op in enumerate(self.ops):
-            text = _MD_SPECIAL.sub(r"\\\1", op.text)
+            text = escape_markdown(op.text)
             if op.op == "delete":
                 text = f"~~{text}~~"
             elif op.op == "insert":
-                text = f"**{text}**"
+                text = f"{{+{text}+}}"
             if op.reversing:
                 text += REVERSING_MARK
             parts.append((" " if k and op.spaced else "") + text)

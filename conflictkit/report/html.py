@@ -13,11 +13,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from conflictkit.errors import GroundingError
+from conflictkit.report.changes import redline_ops
+from conflictkit.report.docview import Event, event, render_markdown_document
 
 KINDS = ("deviation", "missing", "added", "moved")
 SIDES = ("reference", "input")
@@ -115,43 +120,101 @@ def _piece(text: str, active: list[int], findings: list[dict]) -> str:
     return f'<mark class="hl k-{kind}{multi}" data-f="{data}">{esc(text)}</mark>'
 
 
-def redline_ops(finding: dict) -> list[dict] | None:
-    """The word-level redline of a deviation: the report's own, else computed by grounding.
+_NUMBER_PREFIX = re.compile(r"\s*(?:#+\s*)?(?:\(?[0-9a-zA-Z]{1,4}[.)]|\d+(?:\.\d+)+\.?)?\s*")
+CONTEXT_CHARS = 60
 
-    Each op is ``{"op": "equal"|"delete"|"insert", "gap", "text", "reversing", "kinds"}``; None when the finding
-    has one side only (missing, added), where the whole clause is the change.
+
+def gap_offset(source: str, target: str, start: int, end: int) -> int | None:
+    """Where in ``target`` the clause ``source[start:end]`` would be, or None when that cannot be told.
+
+    The clause has no counterpart, but its neighbours usually do: the text that ends the block
+    before it (found in ``target``: the gap is just after it), else the text that opens the block
+    after it, its number left out (the gap is at the start of that line).
     """
-    ref, inp = finding.get("reference"), finding.get("input")
-    if ref is None or inp is None:
+    line_start = source.rfind("\n", 0, start) + 1
+    before = source[:line_start].rstrip()
+    after = source[end:].lstrip()
+    after = after[_NUMBER_PREFIX.match(after).end():]
+    for size in (CONTEXT_CHARS, CONTEXT_CHARS // 3):
+        found = _unique(target, before[-size:])
+        if found is not None:
+            return found + len(before[-size:])
+        found = _unique(target, after[:size])
+        if found is not None:
+            return target.rfind("\n", 0, found) + 1
+    return None
+
+
+def _unique(text: str, part: str) -> int | None:
+    """Where ``part`` (at least a few words) occurs in ``text``, when it occurs exactly once."""
+    if len(part.strip()) < 12:
         return None
-    data = finding.get("redline")
-    if data is None:
-        from conflictkit.grounding import redline
-
-        data = redline(ref["text"], inp["text"]).to_dict()
-    return _normalise_ops(data, ref["text"], inp["text"])
+    found = text.find(part)
+    return found if found >= 0 and text.find(part, found + 1) < 0 else None
 
 
-def _normalise_ops(data: Any, a: str, b: str) -> list[dict]:
-    """Ops as runs of original text, each with the original text between it and the previous run.
+def _gap_label(finding: dict, side: str) -> str:
+    other = "reference" if side == "input" else "input"
+    quote = finding.get(other) or {}
+    where = " ".join(x for x in (quote.get("section"), quote.get("heading")) if x) or quote.get("clause_id", "")
+    what = "missing here" if finding.get("kind") == "missing" else "added here (not in the reference)"
+    return f"{finding.get('id')} {what}: {where}".rstrip(": ")
 
-    Grounding's ops carry offsets into both originals; text is taken from there (not from the
-    normalized ``text``) so the redline shows the clauses exactly as written, spacing included.
-    """
-    ops = data.get("ops", []) if isinstance(data, dict) else data
-    out, last_a, last_b = [], 0, 0
-    for op in ops:
-        if op["op"] == "delete":
-            gap, text = a[last_a : op["a_start"]], a[op["a_start"] : op["a_end"]]
-        else:
-            gap, text = b[last_b : op["b_start"]], b[op["b_start"] : op["b_end"]]
-        if op["op"] != "insert":
-            last_a = max(last_a, op["a_end"])
-        if op["op"] != "delete":
-            last_b = max(last_b, op["b_end"])
-        out.append({"op": op["op"], "gap": gap, "text": text, "reversing": bool(op.get("reversing")),
-                    "kinds": list(op.get("kinds") or [])})
-    return out
+
+def pane_events(findings: list[dict], side: str, texts: dict[str, str]) -> list[Event]:
+    """The highlights of one document: each finding's span, its changed words, and gaps for the other side's clauses."""
+    other = "input" if side == "reference" else "reference"
+    changed_op = "delete" if side == "reference" else "insert"
+    start_key = "a_start" if side == "reference" else "b_start"
+    end_key = "a_end" if side == "reference" else "b_end"
+    events: list[Event] = []
+    for i, finding in enumerate(findings):
+        quote = finding.get(side)
+        if quote is None:
+            theirs = finding.get(other)
+            at = gap_offset(texts[other], texts[side], theirs["start"], theirs["end"]) if theirs else None
+            if at is not None:
+                events.append(event(at, "gap", i, target=f"{side}-f{i}", label=_gap_label(finding, side),
+                                    css_kind=finding.get("kind", "other")))
+            continue
+        if quote["end"] <= quote["start"]:
+            continue
+        events += [event(quote["start"], "anchor", i, target=f"{side}-f{i}"), event(quote["start"], "open", i),
+                   event(quote["end"], "close", i)]
+        ops = (finding.get("redline") or {}).get("ops") if finding.get("reference") and finding.get("input") else None
+        if finding.get("reference") and finding.get("input") and ops is None:
+            from conflictkit.grounding import redline
+
+            ops = redline(finding["reference"]["text"], finding["input"]["text"]).to_dict()["ops"]
+        for op in ops or []:
+            if op["op"] == changed_op and op[end_key] > op[start_key]:
+                events += [event(quote["start"] + op[start_key], "change", i, op=changed_op),
+                           event(quote["start"] + op[end_key], "unchange", i)]
+    return events
+
+
+def render_pane(side: str, text: str, findings: list[dict], texts: dict[str, str]) -> str:
+    """One document as formatted text with its highlights; as exact plain text if Markdown would lose one."""
+    kinds = [f.get("kind") if f.get("kind") in KINDS else "other" for f in findings]
+    body = render_markdown_document(text, pane_events(findings, side, texts), kinds)
+    if body is None:
+        return f'<div class="doc plain" id="doc-{side}" tabindex="0">{highlight(text, findings, side)}</div>'
+    return f'<div class="doc md" id="doc-{side}" tabindex="0">{body}</div>'
+
+
+def finding_positions(findings: list[dict], texts: dict[str, str]) -> list[int]:
+    """Each finding's place in document order, in input offsets (a missing clause: where it would be)."""
+    positions = []
+    for finding in findings:
+        if finding.get("input"):
+            positions.append(finding["input"]["start"])
+            continue
+        quote = finding.get("reference") or {"start": 0, "end": 0}
+        at = gap_offset(texts["reference"], texts["input"], quote["start"], quote["end"])
+        if at is None:  # no neighbour to go by: the same relative place
+            at = int(len(texts["input"]) * quote["start"] / max(1, len(texts["reference"])))
+        positions.append(at)
+    return positions
 
 
 def render_redline(finding: dict) -> str:
@@ -204,7 +267,7 @@ def _percent(p: Any) -> str:
     return "—" if p is None else f"{100 * float(p):.0f}%"
 
 
-def render_finding(index: int, finding: dict, decision: dict | None, controls: bool) -> str:
+def render_finding(index: int, finding: dict, decision: dict | None, controls: bool, position: int = 0) -> str:
     """One entry of the findings list (its redline is shown when the entry is selected)."""
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
     status = (decision or {}).get("status")
@@ -222,36 +285,60 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
         f' · judge {esc(finding.get("judge") or "—")} · {"grounded" if finding.get("grounded") else "not grounded"}</div>'
     )
     review = _review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
+    reason_types = " ".join(sorted({_reason_type(r) for r in finding.get("reasons") or []}))
     return (
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
-        f' data-p="{p:.6f}" data-fid="{esc(finding.get("id"))}" data-status="{status}">'
+        f' data-p="{p:.6f}" data-fid="{esc(finding.get("id"))}" data-status="{status}" data-pos="{position}"'
+        f' data-reasons="{esc(reason_types)}">'
         f"{head}{where}{render_reasons(finding.get('reasons') or [])}{meta}{render_redline(finding)}{review}</li>"
     )
+
+
+def _reason_type(reason: dict) -> str:
+    # A token for data-reasons: reason types are identifiers (number, governing_law), but never trust them.
+    return re.sub(r"[^\w-]", "_", str(reason.get("type") or "other"))
 
 
 def _review_controls(note: str) -> str:
     return (
         '<div class="review">'
-        '<button type="button" data-action="accepted">Accept</button> '
-        '<button type="button" data-action="dismissed">Dismiss</button> '
-        '<button type="button" data-action="clear">Clear</button>'
-        f'<textarea rows="2" maxlength="4000" placeholder="Note" aria-label="Note">{esc(note)}</textarea>'
-        '<button type="button" data-action="note">Save note</button>'
+        '<button type="button" data-action="accepted" title="Accept (a)">Accept</button> '
+        '<button type="button" data-action="dismissed" title="Dismiss (d)">Dismiss</button> '
+        '<button type="button" data-action="clear" title="Clear the decision (u)">Clear</button>'
+        f'<textarea rows="2" maxlength="4000" placeholder="Note (n): saved as you type" aria-label="Note">{esc(note)}</textarea>'
         '<span class="saved" aria-live="polite"></span></div>'
     )
 
 
-def render_toolbar(findings: list[dict]) -> str:
-    """Kind filters with counts and the sort order."""
+SORTS = (("order", "document order"), ("p-desc", "P(conflict) high to low"), ("p-asc", "P(conflict) low to high"),
+         ("kind", "kind"))
+REVIEW_FILTERS = (("", "any review status"), ("undecided", "undecided"), ("accepted", "accepted"), ("dismissed", "dismissed"))
+
+
+def render_toolbar(findings: list[dict], decisions: dict | None = None) -> str:
+    """Filters (kind, reason type, review status, free text), the sort order, the reviewed count, the keys."""
     counts = {k: sum(1 for f in findings if f.get("kind") == k) for k in KINDS}
     boxes = "".join(
         f'<label class="k-{k}"><input type="checkbox" name="kind" value="{k}" checked> {k} ({counts[k]})</label>'
         for k in KINDS
     )
+    types = sorted({_reason_type(r) for f in findings for r in f.get("reasons") or []})
+    reason_options = '<option value="">any reason</option>' + "".join(f'<option value="{esc(t)}">{esc(t)}</option>' for t in types)
+    status_options = "".join(f'<option value="{v}">{label}</option>' for v, label in REVIEW_FILTERS)
+    sort_options = "".join(f'<option value="{v}">{label}</option>' for v, label in SORTS)
+    decided = sum(1 for f in findings if ((decisions or {}).get(f.get("id")) or {}).get("status") in STATUSES)
     return (
         f'<div class="toolbar" role="group" aria-label="Filter and sort findings">{boxes}'
-        '<label>Sort <select id="ck-sort"><option value="p-desc">probability ↓</option>'
-        '<option value="p-asc">probability ↑</option><option value="order">document order</option></select></label></div>'
+        f'<select id="ck-reason" aria-label="Reason type">{reason_options}</select>'
+        f'<select id="ck-status" aria-label="Review status">{status_options}</select>'
+        '<input type="search" id="ck-search" placeholder="Search (/)" aria-label="Search findings">'
+        f'<label>Sort <select id="ck-sort">{sort_options}</select></label>'
+        '<label title="Scrolling one document scrolls the other by as much"><input type="checkbox" id="ck-together" checked>'
+        ' scroll together</label>'
+        f'<p class="counts"><span id="ck-reviewed" data-total="{len(findings)}">{decided} of {len(findings)} reviewed</span>'
+        f' · <span id="ck-shown">{len(findings)} shown</span></p>'
+        '<p class="keys">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>d</kbd> dismiss'
+        ' · <kbd>u</kbd> clear · <kbd>n</kbd> note · <kbd>/</kbd> search</p></div>'
     )
 
 
@@ -271,24 +358,60 @@ def _count(value: Any) -> str:
 
 
 def render_view(report: dict, reference_text: str, input_text: str, decisions: dict | None = None, *, controls: bool = False) -> str:
-    """The view as an HTML fragment: toolbar, findings list and both highlighted documents."""
+    """The view as an HTML fragment: toolbar, findings list (document order) and both documents, formatted."""
     texts = {"reference": reference_text, "input": input_text}
     check_spans(report, texts)
     findings = report.get("findings") or []
     decisions = decisions or {}
-    # Listed most probable first (the toolbar's default), so the script has nothing to reorder on load.
-    order = sorted(range(len(findings)), key=lambda i: (-float(findings[i].get("p_conflict") or 0.0), i))
-    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls) for i in order)
+    positions = finding_positions(findings, texts)
+    # Listed in document order (the toolbar's default), so the script has nothing to reorder on load.
+    order = sorted(range(len(findings)), key=lambda i: (positions[i], i))
+    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i]) for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
-    panes = "".join(
-        f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'
-        f'<div class="doc" id="doc-{side}" tabindex="0">{highlight(texts[side], findings, side)}</div></section>'
-        for side in SIDES
-    )
+    panes = render_panes(report, texts)
     return (
-        f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings)}'
+        f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings, decisions)}'
         f'{empty}<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'
     )
+
+
+_PANES: OrderedDict[str, str] = OrderedDict()
+_PANES_KEPT = 8
+_PANES_LOCK = threading.Lock()
+
+
+def render_panes(report: dict, texts: dict[str, str]) -> str:
+    """Both documents, formatted and highlighted; the last few are kept, as they never change.
+
+    Rendering two long documents as Markdown is most of a page's cost, and the documents do not
+    depend on the review decisions, so the review app renders them once per comparison (the job
+    does it as it stores the result) and every later view reuses them.
+    """
+    findings = report.get("findings") or []
+    digest = hashlib.sha256()
+    for part in (texts["reference"], texts["input"], _name(report, "reference"), _name(report, "input")):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    digest.update(json.dumps(findings, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    key = digest.hexdigest()
+    with _PANES_LOCK:
+        if key in _PANES:
+            _PANES.move_to_end(key)
+            return _PANES[key]
+    panes = "".join(
+        f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'
+        f'{render_pane(side, texts[side], findings, texts)}</section>'
+        for side in SIDES
+    )
+    with _PANES_LOCK:
+        _PANES[key] = panes
+        while len(_PANES) > _PANES_KEPT:
+            _PANES.popitem(last=False)
+    return panes
+
+
+def view_title(reference_name: str, input_name: str) -> str:
+    """``reference -> input``: the direction of the comparison, as every title says it."""
+    return f"{reference_name} -> {input_name}"
 
 
 def _name(report: dict, side: str) -> str:
@@ -310,7 +433,7 @@ def render_html(report: dict, reference_text: str, input_text: str, decisions: d
         f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
-    title = f"conflictkit: {_name(report, 'input')} vs {_name(report, 'reference')}"
+    title = f"conflictkit: {view_title(_name(report, 'reference'), _name(report, 'input'))}"
     reviewed = ""
     if decisions:
         done = sum(1 for d in decisions.values() if (d or {}).get("status") in STATUSES)

@@ -257,7 +257,8 @@ def render_files(result: ComparisonResult, formats: Iterable[str]) -> dict[str, 
     if "md" in formats:
         from conflictkit.report.render import render_markdown
 
-        files["report.md"] = render_markdown(result.report)
+        texts = {"reference": result.reference.document.original, "input": result.input.document.original}
+        files["report.md"] = render_markdown(result.report, texts)
     if "html" in formats:
         from conflictkit.report.html import render_html
 

@@ -6,6 +6,8 @@ and :func:`make_report` computes their offsets (first occurrence) and the summar
 
 from __future__ import annotations
 
+import hashlib
+
 from conflictkit.report import REPORT_SCHEMA
 
 Cite = tuple[str, "str | None", "str | None", list[dict]]
@@ -31,11 +33,16 @@ def make_report(reference: str, input: str, cites: list[Cite], reference_name: s
         for n, (kind, ref, inp, reasons) in enumerate(cites, 1)
     ]
     counts = {k: sum(1 for f in findings if f["kind"] == k) for k in ("deviation", "missing", "added")}
+    clauses = {"reference": len(cites), "input": len(cites)}
     return {
         "schema": REPORT_SCHEMA,
-        "reference": {"path": reference_name, "sha256": "", "clauses": 0, "filtered": 0},
-        "input": {"path": input_name, "sha256": "", "clauses": 0, "filtered": 0},
+        "reference": {"path": reference_name, "sha256": hashlib.sha256(reference.encode()).hexdigest(),
+                      "clauses": clauses["reference"], "filtered": 0},
+        "input": {"path": input_name, "sha256": hashlib.sha256(input.encode()).hexdigest(),
+                  "clauses": clauses["input"], "filtered": 0},
+        "thresholds": {"same_matter": 0.3, "conflict": 0.7},
         "findings": findings,
-        "summary": {**counts, "covered": 0, "filtered": 0, "candidate_pairs": 0, "judged_pairs": 0,
+        "summary": {**counts, "covered": 0, "filtered": {"reference": 0, "input": 0}, "clauses": clauses,
+                    "all_pairs": clauses["reference"] * clauses["input"], "candidate_pairs": 0, "judged_pairs": 0,
                     "spans_checked": sum((f["reference"] is not None) + (f["input"] is not None) for f in findings)},
     }

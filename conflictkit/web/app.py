@@ -66,7 +66,7 @@ class App:
         self.reviews = ReviewStore(settings.db_path)
         self.default_config = load_config(settings.config_path)  # a bad --config fails before serving
         self.engines: dict[str, Engine] = {}
-        self.runner = Runner(self.reviews, self._engine)
+        self.runner = Runner(self.reviews, self._engine, after_store=self._prepare_view)
 
     def _engine(self, key: str, config: Config, progress) -> Engine:
         # Called on the runner's single thread only; an engine keeps its warmed-up models.
@@ -75,6 +75,14 @@ class App:
             engine = self.engines[key] = Engine(config, store=get_store())
         engine.progress = progress
         return engine
+
+    def _prepare_view(self, cid: str) -> None:
+        # The documents are rendered once here, on the worker thread, so the first view is as fast as the next.
+        from conflictkit.report.html import render_panes
+
+        comparison = self.reviews.get(cid)
+        if comparison is not None:
+            render_panes(comparison.report, {"reference": comparison.reference_text, "input": comparison.input_text})
 
     def choices(self) -> list[tuple[str, str]]:
         label = f"server default ({self.settings.config_path or 'offline'})"
@@ -177,6 +185,27 @@ class App:
             return JSONResponse({"error": f"bad decision: {exc}"}, 400)
         return JSONResponse(decision)
 
+    async def manage(self, request: Request) -> Response:
+        """POST ``{"name": ...}`` renames a comparison; DELETE deletes it with its review."""
+        cid = request.path_params["cid"]
+        if request.method == "DELETE":
+            deleted = await run_in_threadpool(self.reviews.delete, cid)
+            return JSONResponse({"deleted": cid}) if deleted else JSONResponse({"error": "no such comparison"}, 404)
+        if self.reviews.get(cid) is None:
+            return JSONResponse({"error": "no such comparison"}, 404)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send the new name as application/json"}, 415)
+        try:
+            data = json.loads(await request.body())
+            if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+                raise ValueError('send {"name": "..."}')
+            name = await run_in_threadpool(self.reviews.rename, cid, data["name"])
+        except BodyTooLarge as exc:
+            return JSONResponse({"error": str(exc)}, 413)
+        except (ValueError, ConflictkitError) as exc:
+            return JSONResponse({"error": f"bad name: {exc}"}, 400)
+        return JSONResponse({"id": cid, "name": name})
+
     async def export(self, request: Request) -> Response:
         cid, fmt = request.path_params["cid"], request.path_params["fmt"]
         comparison = self.reviews.get(cid)
@@ -211,6 +240,7 @@ def create_app(settings: Settings):
         Route("/comparisons/{cid}", app.comparison),
         Route("/comparisons/{cid}/export.{fmt}", app.export),
         Route("/api/comparisons/{cid}/decisions/{fid}", app.decide, methods=["POST"]),
+        Route("/api/comparisons/{cid}", app.manage, methods=["POST", "DELETE"]),
         Route("/static/{name}", app.static),
     ]
     starlette = Starlette(routes=routes)

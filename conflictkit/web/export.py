@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 import time
 
+from conflictkit.report.escape import escape_markdown
 from conflictkit.report.html import render_html
+from conflictkit.report.render import (
+    describe_reason,
+    finding_title,
+    line_indexes,
+    located,
+    markdown_redline,
+)
 from conflictkit.web.reviews import Comparison
 
 REVIEW_SCHEMA = "conflictkit.review/1"
@@ -33,50 +41,43 @@ def review_json(comparison: Comparison, decisions: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def _md(text: str) -> str:
-    """One line of quoted clause text, safe inside a Markdown blockquote."""
-    return " ".join(text.split()).replace("\\", "\\\\").replace("<", "\\<").replace("`", "\\`")
-
-
 def review_markdown(comparison: Comparison, decisions: dict) -> str:
-    """The review for people: a table of findings with decisions, then each finding in full."""
+    """The review for people: a table of findings with decisions, then each finding in full.
+
+    Valid CommonMark; document text, names and notes are escaped, so nothing from a document
+    renders as markup or fetches anything in a Markdown viewer.
+    """
     report = comparison.report
     findings = report.get("findings") or []
     summary = report.get("summary") or {}
-    lines = [
-        f"# Review: {_md(comparison.input_name)} vs {_md(comparison.reference_name)}", "",
+    texts = {"reference": comparison.reference_text, "input": comparison.input_text}
+    lines = line_indexes(texts)
+    md = escape_markdown
+    out = [
+        f"# Review: {md(comparison.reference_name)} -> {md(comparison.input_name)}", "",
         f"Compared {time.strftime('%Y-%m-%d %H:%M', time.localtime(comparison.created))}; "
         + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "covered")) + ".", "",
-        "| Finding | Kind | P(conflict) | Decision | Note |", "|---|---|---|---|---|",
     ]
+    if findings:
+        out += ["| Finding | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|"]
     for f in findings:
         d = _decision(decisions, f)
-        note = _md(d["note"]).replace("|", "\\|")
-        lines.append(f"| {f['id']} | {f['kind']} | {100 * f['p_conflict']:.0f}% | {d['status'] or 'undecided'} | {note} |")
+        out.append(f"| {md(f['id'])} | {f['kind']} | {md(finding_title(f)) or ' '} | {100 * f['p_conflict']:.0f}% "
+                   f"| {d['status'] or 'undecided'} | {md(d['note']) or ' '} |")
     for f in findings:
-        lines += ["", f"## {f['id']}: {f['kind']} ({100 * f['p_conflict']:.0f}%)", ""]
+        out += ["", f"## {md(f['id'])} {f['kind']}: {md(finding_title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
         for side in ("reference", "input"):
             quote = f.get(side)
             if quote:
-                where = " ".join(x for x in (quote.get("section"), quote.get("heading")) if x)
-                lines.append(f"> **{side}** {_md(where)} [{quote['start']}:{quote['end']}]: {_md(quote['text'])}")
-                lines.append(">")
-        if lines[-1] == ">":
-            lines.pop()
-        if f.get("reference") and f.get("input"):
-            markdown = (f.get("redline") or {}).get("markdown")  # the engine stores it with each deviation
-            if markdown is None:
-                from conflictkit.grounding.redline import redline
-
-                markdown = redline(f["reference"]["text"], f["input"]["text"]).to_markdown()
-            lines += ["", "Redline: " + markdown]
+                out += [f"{side.capitalize()} ({md(located(quote, side, lines))}):", "", f"> {md(quote['text'])}", ""]
+        redline = markdown_redline(f)
+        if redline:
+            out += [f"Redline: {redline}", ""]
         for reason in f.get("reasons") or []:
-            change = f": {reason.get('reference')} → {reason.get('input')}" if reason.get("reference") or reason.get("input") else ""
-            detail = f" ({reason['detail']})" if reason.get("detail") else ""
-            lines.append(f"- {_md(reason['type'])}{_md(change)}{_md(detail)}")
+            out.append(f"- {md(describe_reason(reason))}")
         d = _decision(decisions, f)
-        lines += ["", f"Decision: **{d['status'] or 'undecided'}**" + (f". Note: {_md(d['note'])}" if d["note"] else "")]
-    return "\n".join(lines) + "\n"
+        out += ["", f"Decision: {d['status'] or 'undecided'}" + (f". Note: {md(d['note'])}" if d["note"] else "")]
+    return "\n".join(out) + "\n"
 
 
 def review_html(comparison: Comparison, decisions: dict) -> str:

@@ -49,9 +49,10 @@ class Runner:
     stores nothing, instead of waiting for it.
     """
 
-    def __init__(self, reviews: ReviewStore, engine_factory) -> None:
+    def __init__(self, reviews: ReviewStore, engine_factory, after_store=None) -> None:
         self.reviews = reviews
         self.engine_factory = engine_factory  # (config_key, Config, progress) -> Engine
+        self.after_store = after_store  # (comparison id) -> None: e.g. render the documents once, ahead of the first view
         self.jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
@@ -95,6 +96,9 @@ class Runner:
                 reference.path, input.path, result.reference.document.original, result.input.document.original,
                 result.report, dump_config(config),
             )
+            if self.after_store is not None:
+                job.stage = "preparing the view"
+                self.after_store(job.comparison)
             job.state = "done"
         except ConflictkitError as exc:
             job.error, job.state = str(exc), "failed"

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from conflictkit.loaders import accepted_extensions
-from conflictkit.report.html import esc, fill, render_summary, render_view
+from conflictkit.report.html import esc, fill, render_summary, render_view, view_title
 from conflictkit.web.jobs import Job
 from conflictkit.web.reviews import Comparison, Summary
 
@@ -39,15 +39,18 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
         '<button type="submit">Compare</button> <span class="busy" hidden>Uploading…</span></form>'
     )
     rows = "".join(
-        f'<tr><td><a href="/comparisons/{c.id}">{esc(c.input_name)} vs {esc(c.reference_name)}</a></td>'
+        f'<tr data-cid="{esc(c.id)}"><td><a class="title" href="/comparisons/{esc(c.id)}">{esc(c.name)}</a>'
+        '<span class="row-error error" role="alert" hidden></span></td>'
         f"<td>{esc(_when(c.created))}</td>"
         + "".join(f'<td class="num">{esc(c.counts.get(k, 0))}</td>' for k in ("deviation", "missing", "added"))
-        + f'<td class="num">{c.decided}</td></tr>'
+        + f'<td class="num">{c.decided}</td>'
+        '<td class="manage"><button type="button" data-manage="rename">Rename</button> '
+        '<button type="button" data-manage="delete">Delete</button></td></tr>'
         for c in comparisons
     )
     past = (
         '<table class="past"><thead><tr><th>Comparison</th><th>Created</th><th>Deviations</th><th>Missing</th>'
-        f"<th>Added</th><th>Decided</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>Added</th><th>Reviewed</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
         if comparisons else '<p class="empty">No comparisons yet.</p>'
     )
     main = f'<section class="card"><h2>New comparison</h2>{alert}{form}</section><section class="card"><h2>Past comparisons</h2>{past}</section>'
@@ -64,7 +67,7 @@ def job_page(job: Job) -> str:
     )
     main = (
         f'<section class="card job" data-job="{esc(job.id)}" data-state="{esc(job.state)}">'
-        f"<h2>{esc(job.input_name)} vs {esc(job.reference_name)}</h2>{progress}{error}"
+        f"<h2>{esc(view_title(job.reference_name, job.input_name))}</h2>{progress}{error}"
         '<p><a href="/">Back to the start page</a></p></section>'
     )
     return page("Comparison failed" if failed else "Comparing…", main, body_class="job-page")
@@ -82,8 +85,7 @@ def results_page(comparison: Comparison, decisions: dict) -> str:
     )
     view = render_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
     main = f'<div class="results" data-comparison="{comparison.id}">{view}</div>'
-    title = f"{comparison.input_name} vs {comparison.reference_name}"
-    return page(title, main, header=header, body_class="results-page")
+    return page(comparison.name, main, header=header, body_class="results-page")
 
 
 def message_page(title: str, message: str) -> str:

@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS decisions (
 ID_PATTERN = re.compile(r"^[0-9a-f]{16}$")
 STATUSES = ("accepted", "dismissed")
 MAX_NOTE = 4000
+MAX_TITLE = 200
 
 
 @dataclass
@@ -57,6 +58,12 @@ class Comparison:
     report: dict
     config: str
     created: float
+    title: str | None = None
+
+    @property
+    def name(self) -> str:
+        """What people call it: the name given on renaming, else ``reference -> input``."""
+        return self.title or f"{self.reference_name} -> {self.input_name}"
 
 
 @dataclass
@@ -69,6 +76,11 @@ class Summary:
     created: float
     counts: dict
     decided: int
+    title: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.title or f"{self.reference_name} -> {self.input_name}"
 
 
 class ReviewStore:
@@ -80,6 +92,9 @@ class ReviewStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with closing(self._connect()) as conn:
                 conn.executescript(SCHEMA)
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(comparisons)")}
+                if "title" not in columns:  # a database from before comparisons could be renamed
+                    conn.execute("ALTER TABLE comparisons ADD COLUMN title TEXT")
         except (OSError, sqlite3.Error) as exc:
             raise UserError(f"cannot open the review database {self.path}: {exc}; choose another file with --db") from None
 
@@ -104,7 +119,8 @@ class ReviewStore:
         cid = secrets.token_hex(8)
         with self._writing() as conn:
             conn.execute(
-                "INSERT INTO comparisons VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO comparisons (id, reference_name, input_name, reference_text, input_text, report, config, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (cid, reference_name, input_name, reference_text, input_text, json.dumps(report), config, time.time()),
             )
         return cid
@@ -114,21 +130,42 @@ class ReviewStore:
         if not ID_PATTERN.match(cid or ""):
             return None
         with closing(self._connect()) as conn:
-            row = conn.execute("SELECT * FROM comparisons WHERE id = ?", (cid,)).fetchone()
+            row = conn.execute(
+                "SELECT id, reference_name, input_name, reference_text, input_text, report, config, created, title"
+                " FROM comparisons WHERE id = ?", (cid,)).fetchone()
         if row is None:
             return None
-        return Comparison(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7])
+        return Comparison(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8])
+
+    def rename(self, cid: str, title: str) -> str:
+        """Give a comparison a name of its own; returns the name as stored."""
+        title = " ".join(str(title).split())
+        if not title:
+            raise UserError("a name needs at least one character that is not a space")
+        if len(title) > MAX_TITLE:
+            raise UserError(f"a name holds at most {MAX_TITLE} characters")
+        with closing(self._connect()) as conn:
+            if conn.execute("UPDATE comparisons SET title = ? WHERE id = ?", (title, cid)).rowcount == 0:
+                raise KeyError(cid)
+        return title
+
+    def delete(self, cid: str) -> bool:
+        """Delete a comparison and its decisions; False when there was none with this id."""
+        if not ID_PATTERN.match(cid or ""):
+            return False
+        with closing(self._connect()) as conn:
+            return conn.execute("DELETE FROM comparisons WHERE id = ?", (cid,)).rowcount > 0
 
     def list(self, limit: int = 200) -> list[Summary]:
         """The most recent comparisons first, with finding counts and how many are decided."""
         with closing(self._connect()) as conn:
             rows = conn.execute(
                 "SELECT c.id, c.reference_name, c.input_name, c.created, json_extract(c.report, '$.summary'),"
-                " (SELECT count(*) FROM decisions d WHERE d.comparison_id = c.id AND d.status IS NOT NULL)"
+                " (SELECT count(*) FROM decisions d WHERE d.comparison_id = c.id AND d.status IS NOT NULL), c.title"
                 " FROM comparisons c ORDER BY c.created DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [Summary(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"), r[5]) for r in rows]
+        return [Summary(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"), r[5], r[6]) for r in rows]
 
     def decisions(self, cid: str) -> dict[str, dict]:
         """``{finding_id: {"status", "note", "updated"}}`` for one comparison."""

@@ -1,6 +1,7 @@
 """The CLI as a user runs it: a subprocess, real exit codes, stderr, files on disk."""
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -8,6 +9,7 @@ import sys
 import pytest
 import yaml
 
+from conflictkit.testing.schemas import assert_valid
 from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
 
 
@@ -48,11 +50,13 @@ def test_compare_text_json_and_out(fast, tmp_path):
     assert "deviation" in proc.stdout.lower() and "spans grounded" in proc.stdout
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "json")
     report = json.loads(proc.stdout)
-    assert report["schema"] == "conflictkit.report/1"
+    assert_valid(report)
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--out", out, "--format", "md")
     assert proc.returncode == 0
     assert sorted(p.name for p in out.iterdir()) == ["pairs.json", "params.json", "report.json", "report.md"]
+    for name in ("report.json", "pairs.json", "params.json"):
+        assert_valid(json.loads((out / name).read_text()))
     params = json.loads((out / "params.json").read_text())
     assert params["config"]["pipeline"]["embedder"]["options"]["dimensions"] == 512
     assert proc.stdout.startswith("# conflictkit report")
@@ -132,3 +136,93 @@ def test_five_megabyte_document(fast, tmp_path):
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["summary"]["judged_pairs"] <= 5 * report["summary"]["clauses"]["input"]
+
+
+def run_on_tty(*args, env=None):
+    """Run the CLI with stdout on a pseudo-terminal (as a user at a terminal sees it); returns (code, output)."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    full_env = {**os.environ, "COLUMNS": "120", **(env or {})}
+    full_env.pop("NO_COLOR", None) if "NO_COLOR" not in (env or {}) else None
+    proc = subprocess.Popen([sys.executable, "-m", "conflictkit", *map(str, args)], stdout=secondary,
+                            stderr=subprocess.DEVNULL, env=full_env)
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(primary)
+    return proc.wait(timeout=600), b"".join(chunks).decode()
+
+
+def test_text_output_names_sections_lines_and_the_changed_words(fast):
+    proc = run("compare", REFERENCE, INPUT, "--config", fast)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "\x1b" not in out  # piped: no colour, plain markers
+    assert "5.3 Termination for cause" in out
+    assert re.search(r"reference 5\.3, line \d+ · input 5\.3, line \d+", out)
+    assert "within [-thirty-] {+sixty+} ([-30-]{+60+}) days" in out
+    assert "P(conflict) 0.9" in out and "P(conflict) is the judge's probability" in out
+    assert "[6021:6248]" not in out and "p=" not in out
+
+
+def test_colour_on_a_terminal_and_never_with_no_color(fast):
+    code, out = run_on_tty("compare", REFERENCE, INPUT, "--config", fast)
+    assert code == 0
+    assert "\x1b[9;31mthirty" in out or "\x1b[31;9mthirty" in out or re.search(r"\x1b\[[0-9;]*9[0-9;]*mthirty", out)
+    assert "[-thirty-]" not in out
+    code, out = run_on_tty("compare", REFERENCE, INPUT, "--config", fast, env={"NO_COLOR": "1"})
+    assert code == 0
+    assert "[-thirty-] {+sixty+}" in out and not re.search(r"\x1b\[[0-9;]*m", out)
+
+
+def test_quiet_prints_the_summary_and_verbose_everything(fast):
+    quiet = run("compare", REFERENCE, INPUT, "--config", fast, "-q")
+    assert quiet.returncode == 0
+    assert quiet.stdout.count("\n") == 1 and "spans grounded" in quiet.stdout
+    verbose = run("compare", REFERENCE, INPUT, "--config", fast, "-v").stdout
+    assert "P(same matter) 0.9" in verbose and "decided by legal-atoms" in verbose and "more (-v shows all)" not in verbose
+    assert_user_error(run("compare", REFERENCE, INPUT, "--config", fast, "-q", "-v"), "contradict")
+
+
+def test_a_document_from_stdin(fast):
+    full_env = {**os.environ}
+    full_env.pop("CONFLICTKIT_DEBUG", None)
+    proc = subprocess.run([sys.executable, "-m", "conflictkit", "compare", str(REFERENCE), "-", "--config", str(fast),
+                           "--format", "json"], input=INPUT.read_bytes(), capture_output=True, env=full_env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert_valid(report)
+    assert report["input"]["path"] == "<stdin>" and report["summary"]["deviation"] > 0
+    expected = json.loads(run("compare", REFERENCE, INPUT, "--config", fast, "--format", "json").stdout)
+    assert report["findings"] == expected["findings"]
+    assert_user_error(run("compare", "-", "-", "--config", fast), "only one of REFERENCE and INPUT")
+
+
+@pytest.mark.parametrize("kinds, code", [("deviations", 3), ("deviation", 3), ("Missing,added", 3), ("additions", 3), ("any", 3)])
+def test_fail_on_takes_singular_plural_and_any(fast, kinds, code):
+    assert run("compare", REFERENCE, INPUT, "--config", fast, "--fail-on", kinds, "-q").returncode == code
+
+
+def test_escape_sequences_in_a_document_never_reach_the_terminal(fast, tmp_path):
+    text = INPUT.read_text(encoding="utf-8").replace("sixty (60) days", "sixty (60) \x1b]0;owned\x07\x1b[2J\x9b31mdays")
+    hostile = tmp_path / "hostile.md"
+    hostile.write_text(text, encoding="utf-8")
+    for fmt in ("text", "md"):
+        proc = run("compare", REFERENCE, hostile, "--config", fast, "--format", fmt)
+        assert proc.returncode == 0, proc.stderr
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", proc.stdout), fmt
+        assert "x1b" in proc.stdout  # shown as text (backslash-escaped again in Markdown)
+    code, out = run_on_tty("compare", REFERENCE, hostile, "--config", fast)
+    assert "\x1b]0;" not in out and "\x1b[2J" not in out and "\x9b" not in out
+    proc = run("compare", REFERENCE, hostile, "--config", fast, "--format", "json")
+    assert not re.search("[\x00-\x1f\x7f-\x9f]", proc.stdout.replace("\n", ""))
+    quotes = [f["input"]["text"] for f in json.loads(proc.stdout)["findings"] if f["input"]]
+    assert any("\x1b]0;owned\x07\x1b[2J\x9b31mdays" in q for q in quotes)  # JSON stays exact

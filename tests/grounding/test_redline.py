@@ -42,7 +42,12 @@ def test_markdown_marks_deletions_insertions_and_reversing_runs():
     assert md == "Customer shall ~~not~~\u26a0 pay fees ~~\\[late\\]~~."
     # emphasis is markup, shown as the reader sees it: not an op
     assert redline("Customer shall pay *late* fees.", "Customer shall pay late fees.").changed is False
-    assert redline("prior approval", "prior written approval").to_markdown() == "prior **written** approval"
+    assert redline("prior approval", "prior written approval").to_markdown() == "prior {+written+} approval"
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("strikethrough").render(
+        redline("See <script>x</script>.", "See ![](http://e.test/t.png).").to_markdown())
+    assert "<script" not in html and "<img" not in html and "&lt;script&gt;" in html and "<s>" in html
 
 
 def test_offsets_with_crlf_and_astral_characters():

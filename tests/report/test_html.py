@@ -27,6 +27,10 @@ class DocReader(HTMLParser):
         self.marked: dict[tuple[str, str], str] = {}
         self.anchors: dict[str, str] = {}
         self.tags_in_docs: list[str] = []
+        self.gaps: dict[str, str] = {}  # gap marker id -> its label
+        self.changed: dict[tuple[str, str], list[str]] = {}  # (side, "del"/"ins") -> changed words shown
+        self.in_gap: str | None = None
+        self.in_change: str | None = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -41,6 +45,11 @@ class DocReader(HTMLParser):
             self.marks.append(attrs["data-f"].split())
         if tag == "span" and attrs.get("class") == "anchor":
             self.anchors[attrs["id"]] = len(self.text[self.side])  # where in the text it stands
+        if tag == "span" and attrs.get("class", "").startswith("gap "):
+            self.in_gap = attrs["id"]
+            self.gaps[attrs["id"]] = ""
+        if tag == "span" and attrs.get("class") in ("w-del", "w-ins"):
+            self.in_change = attrs["class"][2:]
 
     def handle_endtag(self, tag):
         if self.side is None:
@@ -51,10 +60,17 @@ class DocReader(HTMLParser):
         self.depth -= 1
         if tag == "mark":
             self.marks.pop()
+        if tag == "span":
+            self.in_gap = self.in_change = None
 
     def handle_data(self, data):
         if self.side is None:
             return
+        if self.in_gap is not None:  # a marker we add, not document text
+            self.gaps[self.in_gap] += data
+            return
+        if self.in_change is not None:
+            self.changed.setdefault((self.side, self.in_change), []).append(data)
         self.text[self.side] += data
         for index in {i for m in self.marks for i in m}:
             key = (self.side, index)
@@ -67,10 +83,20 @@ def read(page: str) -> DocReader:
     return reader
 
 
+def rendered(text: str) -> str:
+    """What markdown-it shows of a document with nothing highlighted: the text the panes must show."""
+    from conflictkit.report.docview import _markdown, plain_text_of
+
+    return plain_text_of(_markdown().render(text))
+
+
 def test_every_finding_is_highlighted_exactly_in_both_documents(small_report):
     report, ref, inp = small_report
-    reader = read(render_html(report, ref, inp))
-    assert reader.text == {"reference": ref, "input": inp}  # the documents are shown whole and unchanged
+    page = render_html(report, ref, inp)
+    reader = read(page)
+    assert page.count('class="doc md"') == 2  # formatted: the numbered clauses are an ordered list
+    assert reader.text == {"reference": rendered(ref), "input": rendered(inp)}  # highlights add and lose no text
+    assert "<li value=\"4\">" in page  # the document's own numbering, not the list's count
     for i, finding in enumerate(report["findings"]):
         for side in ("reference", "input"):
             quote = finding[side]
@@ -78,7 +104,14 @@ def test_every_finding_is_highlighted_exactly_in_both_documents(small_report):
                 assert (side, str(i)) not in reader.marked
             else:
                 assert reader.marked[(side, str(i))] == quote["text"]
-                assert reader.anchors[f"{side}-f{i}"] == quote["start"]
+                assert reader.text[side][reader.anchors[f"{side}-f{i}"]:].startswith(quote["text"])
+    # The changed words are marked inside both documents, not only in the finding's card.
+    assert reader.changed[("reference", "del")] == ["thirty", "30", "not"]
+    assert reader.changed[("input", "ins")] == ["sixty", "60"]
+    # The missing clause leaves a marker in the input where it would be: after clause 2, before clause 4.
+    assert reader.gaps == {"input-f2": "F0003 missing here: 3", "reference-f3": "F0004 added here (not in the reference): 4"}
+    assert page.index('id="input-f2"') < page.index('id="input-f3"')
+    assert page.index('id="input-f1"') < page.index('id="input-f2"')
 
 
 def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
@@ -102,9 +135,11 @@ def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
 def test_findings_list_has_kind_probability_reasons_and_redline(small_report):
     report, ref, inp = small_report
     page = render_html(report, ref, inp)
-    items = re.findall(r'<li class="finding k-(\w+)"[^>]*data-p="([0-9.]+)" data-fid="(\w+)"', page)
-    by_p = sorted(report["findings"], key=lambda f: -f["p_conflict"])  # most probable first
-    assert [(k, float(p), fid) for k, p, fid in items] == [(f["kind"], f["p_conflict"], f["id"]) for f in by_p]
+    items = re.findall(r'<li class="finding k-(\w+)"[^>]*data-p="([0-9.]+)" data-fid="(\w+)"[^>]*data-pos="(\d+)"', page)
+    # In document order (input offsets; the missing clause where its gap marker is, after F0002).
+    assert [(k, float(p), fid) for k, p, fid, _ in items] == [(f["kind"], f["p_conflict"], f["id"]) for f in report["findings"]]
+    positions = [int(pos) for *_, pos in items]
+    assert positions == sorted(positions) and positions[0] == report["findings"][0]["input"]["start"]
     assert "thirty (30) days</q> → <q class=\"i\">sixty (60) days" in page
     # The dropped "not" is a deletion marked as meaning-reversing; the number change too.
     assert re.search(r'<del class="rev" title="[^"]*negator[^"]*">not</del>', page)
@@ -119,14 +154,16 @@ def test_document_text_and_report_fields_are_escaped(xss_report):
     report, ref, inp = xss_report
     page = render_html(report, ref, inp)
     reader = read(page)
-    assert reader.text == {"reference": ref, "input": inp}  # shown as text, character for character
-    assert set(reader.tags_in_docs) == {"mark", "span"}  # no element came from the documents
+    assert "<script>window.__xss = 1; alert(1)</script>" in reader.text["reference"]  # shown as text
+    assert '<img src=x onerror="window.__xss = 2">' in reader.text["reference"]
+    assert '<b onmouseover="window.__xss = 4">payable</b>' in reader.text["input"]
+    assert set(reader.tags_in_docs) <= {"mark", "span", "p", "ol", "li"}  # no element came from the documents
     assert all(id.startswith(("reference-f", "input-f")) for id in reader.anchors)
     body = page.split("<body", 1)[1]
     scripts = re.findall(r"<script\b", body)
     assert len(scripts) == 1  # ours only
     assert "<img" not in page and "<b id=" not in page and "<b onmouseover" not in page
-    assert "&lt;script&gt;window.__xss = 1" in page
+    assert "&lt;script&gt;window.__xss = " in page
     # A document containing a placeholder does not get the script spliced into it.
     assert page.count("window.conflictkitSelect = select") == 1
     assert reader.text["reference"].count("{{ js }}") == 1
@@ -149,7 +186,7 @@ def test_decisions_are_shown_with_their_notes(small_report):
     report, ref, inp = small_report
     decisions = {"F0002": {"status": "dismissed", "note": "accepted risk <ok>"}, "F0001": {"status": "accepted", "note": ""}}
     page = render_html(report, ref, inp, decisions)
-    assert re.search(r'data-fid="F0002" data-status="dismissed">.*?<span class="status">dismissed</span>', page)
+    assert re.search(r'data-fid="F0002" data-status="dismissed"[^>]*>.*?<span class="status">dismissed</span>', page)
     assert '<p class="note">accepted risk &lt;ok&gt;</p>' in page
     assert "Review: 2 of 4 findings decided." in page
 

@@ -79,18 +79,113 @@ def test_selecting_a_finding_scrolls_both_documents_and_shows_the_redline(offlin
     page.screenshot(path=str(ARTIFACTS / "report-selected.png"))
 
 
-def test_filter_by_kind_and_sort_by_probability(offline_page, tmp_path, small_report):
+def shown(page) -> list[str]:
+    return page.locator("#ck-findings li.finding:visible").evaluate_all("els => els.map(e => e.dataset.fid)")
+
+
+def test_document_order_by_default_and_the_sort_menu(offline_page, tmp_path, small_report):
     report, ref, inp = small_report
     page = offline_page
     open_report(page, tmp_path, report, ref, inp)
-    order = lambda: page.locator("#ck-findings li.finding").evaluate_all("els => els.map(e => e.dataset.fid)")  # noqa: E731
-    by_p = sorted(report["findings"], key=lambda f: -f["p_conflict"])
-    assert order() == [f["id"] for f in by_p]
+    in_order = [f["id"] for f in report["findings"]]  # F0003 (missing) sits where its gap is, after F0002
+    assert shown(page) == in_order
+    by_p = [f["id"] for f in sorted(report["findings"], key=lambda f: -f["p_conflict"])]
+    page.select_option("#ck-sort", "p-desc")
+    assert shown(page) == by_p
     page.select_option("#ck-sort", "p-asc")
-    assert order() == [f["id"] for f in reversed(by_p)]
+    assert shown(page) == list(reversed(by_p))
+    page.select_option("#ck-sort", "kind")
+    assert shown(page) == ["F0001", "F0002", "F0003", "F0004"]
+    page.select_option("#ck-sort", "order")
+    assert shown(page) == in_order
+
+
+def test_filters_by_kind_reason_status_and_search(offline_page, tmp_path, small_report):
+    report, ref, inp = small_report
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp, decisions={"F0002": {"status": "dismissed", "note": "vendor standard"}})
     page.uncheck('.toolbar input[value="deviation"]')
-    visible = page.locator("#ck-findings li.finding:visible").evaluate_all("els => els.map(e => e.dataset.kind)")
-    assert sorted(visible) == ["added", "missing"]
+    assert shown(page) == ["F0003", "F0004"]
+    page.check('.toolbar input[value="deviation"]')
+    page.select_option("#ck-reason", "negation")
+    assert shown(page) == ["F0002"]
+    page.select_option("#ck-reason", "")
+    page.select_option("#ck-status", "undecided")
+    assert shown(page) == ["F0001", "F0003", "F0004"]
+    page.select_option("#ck-status", "dismissed")
+    assert shown(page) == ["F0002"]
+    page.select_option("#ck-status", "")
+    page.fill("#ck-search", "audit")
+    assert shown(page) == ["F0003"]
+    page.fill("#ck-search", "vendor standard")  # a note is searched too
+    assert shown(page) == ["F0002"]
+    assert page.locator("#ck-shown").inner_text() == "1 shown"
+    page.fill("#ck-search", "")
+    assert len(shown(page)) == 4
+    assert page.locator("#ck-reviewed").inner_text() == "1 of 4 reviewed"
+
+
+def test_changed_words_are_highlighted_inside_both_documents(offline_page, tmp_path, small_report):
+    report, ref, inp = small_report
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp)
+    deleted = page.locator('#doc-reference mark[data-f~="0"] .w-del').all_inner_texts()
+    inserted = page.locator('#doc-input mark[data-f~="0"] .w-ins').all_inner_texts()
+    assert deleted == ["thirty", "30"] and inserted == ["sixty", "60"]
+    assert page.locator('#doc-reference mark[data-f~="1"] .w-del').inner_text() == "not"
+    style = page.locator("#doc-reference .w-del").first.evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert "line-through" in style
+    # Formatted text: the numbered clauses are a list that keeps the documents' own numbers.
+    assert page.locator("#doc-input ol li").evaluate_all("els => els.map(e => e.value)") == [1, 2, 4]
+    gap = page.locator("#doc-input .gap")
+    assert gap.inner_text() == "F0003 missing here: 3"
+    gap.click()
+    assert page.locator('li.finding[data-fid="F0003"]').get_attribute("class").split().count("selected") == 1
+
+
+def level_gap(page, index: str) -> float:
+    return page.evaluate(f"""() => Math.abs(document.getElementById("reference-f{index}").getBoundingClientRect().top
+                                        - document.getElementById("input-f{index}").getBoundingClientRect().top)""")
+
+
+def test_scrolling_keeps_the_selected_clauses_level_and_keys_move_the_selection(offline_page, tmp_path):
+    from conflictkit.testing.reports import make_report
+
+    filler = "".join(f"{n}. Filler clause number {n} of no interest.\n\n" for n in range(1, 120))
+    extra = "".join(f"{n}. Inserted boilerplate {n} the reference does not have at all.\n\n" for n in range(300, 360))
+    ref = filler + "200. Provider shall not be liable for indirect damages.\n\n" + filler.replace("Filler", "Tail")
+    inp = filler + extra + "200. Provider shall be liable for indirect damages.\n\n" + filler.replace("Filler", "Tail")
+    report = make_report(ref, inp, [
+        ("deviation", "Filler clause number 3 of no interest.", "Filler clause number 3 of no interest.", []),
+        ("deviation", "Provider shall not be liable for indirect damages.", "Provider shall be liable for indirect damages.", []),
+        ("deviation", "Tail clause number 50 of no interest.", "Tail clause number 50 of no interest.", []),
+    ])
+    page = offline_page
+    open_report(page, tmp_path, report, ref, inp)
+    page.locator('li.finding[data-fid="F0002"]').click()
+    assert level_gap(page, "1") < 2  # the input's clause is 60 clauses further down, yet level with the reference's
+    scroll = page.evaluate("() => [document.getElementById('doc-reference').scrollTop, document.getElementById('doc-input').scrollTop]")
+    assert scroll[1] > scroll[0] + 500
+    page.locator("#doc-reference").evaluate("d => { d.scrollTop += 180; }")
+    page.wait_for_function("([r, i]) => document.getElementById('doc-input').scrollTop > i + 170", arg=scroll)
+    assert level_gap(page, "1") < 2  # scrolled together: still level
+    page.locator("#doc-input").evaluate("d => { d.scrollTop -= 90; }")
+    page.wait_for_function("([r, i]) => Math.abs(document.getElementById('doc-reference').scrollTop - (r + 90)) < 2", arg=scroll)
+    assert level_gap(page, "1") < 2
+    page.keyboard.press("j")
+    assert page.locator("li.finding.selected").get_attribute("data-fid") == "F0003"
+    assert level_gap(page, "2") < 2
+    page.keyboard.press("k")
+    page.keyboard.press("k")
+    assert page.locator("li.finding.selected").get_attribute("data-fid") == "F0001"
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "ck-search"
+    page.uncheck("#ck-together")
+    page.locator('li.finding[data-fid="F0002"]').click()
+    before = page.locator("#doc-input").evaluate("d => d.scrollTop")
+    page.locator("#doc-reference").evaluate("d => { d.scrollTop += 100; }")
+    page.wait_for_timeout(150)
+    assert page.locator("#doc-input").evaluate("d => d.scrollTop") == before
 
 
 def test_clause_text_never_runs_as_script(offline_page, tmp_path, xss_report):
@@ -145,9 +240,12 @@ def test_compare_writes_a_report_html_that_opens_offline_with_every_finding(offl
         assert page.locator(f'li.finding[data-fid="{finding["id"]}"]').count() == 1
         for side in ("reference", "input"):
             anchor = page.locator(f"#{side}-f{i}")
-            assert anchor.count() == (1 if finding[side] else 0)
+            assert anchor.count() == 1  # the clause's anchor, or the gap marker where a missing/added one would be
+            assert anchor.get_attribute("class").split()[0] == ("anchor" if finding[side] else "gap")
     page.locator('li.finding[data-kind="deviation"]').first.click()
     assert page.locator("li.finding.selected .redline").is_visible()
+    assert page.locator("#doc-reference h2").count() > 5 and page.locator("#doc-input strong").count() > 20  # formatted
+    assert page.title().startswith("conflictkit: ") and " -> " in page.title()
     assert page.blocked == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "compare-report-html.png"))

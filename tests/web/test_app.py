@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from conflictkit.testing.reports import make_report
+from conflictkit.testing.schemas import assert_valid
 from tests.web.conftest import sample_pair, wait_for_job
 
 
@@ -21,6 +22,7 @@ def run_samples(client) -> str:
     assert response.status_code == 303 and response.headers["location"].startswith("/jobs/")
     state = wait_for_job(client, response.headers["location"])
     assert state["state"] == "done", state["error"]
+    assert_valid(client.app.conflictkit.reviews.get(state["comparison"]).report)
     return state["comparison"]
 
 

@@ -63,28 +63,105 @@
     poll();
   }
 
-  // Results page: accept / dismiss / clear / annotate a finding; the server stores the decision.
+  // Results page: accept / dismiss / clear a finding (buttons or keys a, d, u), notes saved as you
+  // type (n focuses the note); the server stores each decision, the reviewed count follows.
   var results = document.querySelector("[data-comparison]");
   var list = document.getElementById("ck-findings");
   if (results && list) {
     var cid = results.getAttribute("data-comparison");
-    list.addEventListener("click", function (event) {
-      var button = event.target.closest("button[data-action]");
-      if (!button) { return; }
-      var li = button.closest("li.finding");
-      var action = button.getAttribute("data-action");
-      var data = action === "note" ? { note: li.querySelector("textarea").value }
-        : { status: action === "clear" ? null : action };
+    var decisionUrl = function (li) {
+      return "/api/comparisons/" + encodeURIComponent(cid) + "/decisions/" + encodeURIComponent(li.getAttribute("data-fid"));
+    };
+    var updateCount = function () {
+      var counter = document.getElementById("ck-reviewed");
+      if (!counter) { return; }
+      var done = list.querySelectorAll('li.finding[data-status="accepted"], li.finding[data-status="dismissed"]').length;
+      counter.textContent = done + " of " + counter.getAttribute("data-total") + " reviewed";
+    };
+    var send = function (li, data) {
       var saved = li.querySelector(".saved");
       saved.classList.remove("failed");
       saved.textContent = "saving…";
-      postJSON("/api/comparisons/" + encodeURIComponent(cid) + "/decisions/" + encodeURIComponent(li.getAttribute("data-fid")), data)
+      return postJSON(decisionUrl(li), data)
         .then(function (decision) {
           li.setAttribute("data-status", decision.status || "");
           li.querySelector(".status").textContent = decision.status || "";
           saved.textContent = "saved";
+          updateCount();
+          if (window.conflictkitView) { window.conflictkitView.refilter(); }
         })
         .catch(function (error) { saved.classList.add("failed"); saved.textContent = "not saved: " + error.message; });
+    };
+    var decide = function (li, action) { return send(li, { status: action === "clear" ? null : action }); };
+
+    // A note is saved 400 ms after the last keystroke, and at once when the field is left or the page closed.
+    var pending = new Map();
+    var saveNote = function (li) {
+      clearTimeout(pending.get(li));
+      pending.delete(li);
+      var area = li.querySelector("textarea");
+      if (area.value === area.getAttribute("data-saved")) { return; }
+      var value = area.value;
+      send(li, { note: value }).then(function () { area.setAttribute("data-saved", value); });
+    };
+    Array.prototype.forEach.call(list.querySelectorAll("li.finding textarea"), function (area) {
+      area.setAttribute("data-saved", area.value);
+    });
+    list.addEventListener("input", function (event) {
+      if (!event.target.matches("textarea")) { return; }
+      var li = event.target.closest("li.finding");
+      clearTimeout(pending.get(li));
+      pending.set(li, setTimeout(function () { saveNote(li); }, 400));
+    });
+    list.addEventListener("focusout", function (event) {
+      if (event.target.matches("textarea")) { saveNote(event.target.closest("li.finding")); }
+    });
+    window.addEventListener("pagehide", function () {
+      pending.forEach(function (timer, li) {
+        clearTimeout(timer);
+        var area = li.querySelector("textarea");
+        // sendBeacon cannot set a JSON content type; fetch keepalive can, and outlives the page.
+        fetch(decisionUrl(li), { method: "POST", keepalive: true, credentials: "same-origin",
+          headers: { "Content-Type": "application/json" }, body: JSON.stringify({ note: area.value }) });
+      });
+    });
+
+    list.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-action]");
+      if (button) { decide(button.closest("li.finding"), button.getAttribute("data-action")); }
+    });
+    var KEYS = { a: "accepted", d: "dismissed", u: "clear" };
+    document.addEventListener("keydown", function (event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+      if (event.target.closest && event.target.closest("textarea, input, select")) { return; }
+      var li = window.conflictkitView && window.conflictkitView.selected();
+      if (!li) { return; }
+      if (KEYS[event.key]) { event.preventDefault(); decide(li, KEYS[event.key]); }
+      else if (event.key === "n") { event.preventDefault(); li.querySelector("textarea").focus(); }
+    });
+  }
+
+  // Start page: rename or delete a past comparison.
+  var past = document.querySelector("table.past");
+  if (past) {
+    past.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-manage]");
+      if (!button) { return; }
+      var row = button.closest("tr[data-cid]");
+      var url = "/api/comparisons/" + encodeURIComponent(row.getAttribute("data-cid"));
+      var error = row.querySelector(".row-error");
+      var fail = function (e) { error.textContent = e.message; error.hidden = false; };
+      if (button.getAttribute("data-manage") === "rename") {
+        var link = row.querySelector("a.title");
+        var name = window.prompt("New name for this comparison", link.textContent);
+        if (name === null || !name.trim()) { return; }
+        postJSON(url, { name: name.trim() }).then(function (body) { link.textContent = body.name; }).catch(fail);
+      } else if (window.confirm("Delete this comparison and its review? This cannot be undone.")) {
+        fetch(url, { method: "DELETE", credentials: "same-origin" }).then(function (response) {
+          if (!response.ok) { throw new Error("not deleted (HTTP " + response.status + ")"); }
+          row.parentNode.removeChild(row);
+        }).catch(fail);
+      }
     });
   }
 })();

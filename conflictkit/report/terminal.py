@@ -1,0 +1,176 @@
+"""The terminal view of a report (``compare``'s default output), drawn with rich.
+
+Each finding shows its section, where it is in both files (section number and lines), the changed
+words in context and its reasons. On a colour terminal deletions are red and struck through and
+insertions green and underlined; piped, or with ``NO_COLOR`` set, they are written
+``[-old-]{+new+}`` (wdiff's markers), so the change is visible in a log as well. Every piece of
+document text passes :func:`~conflictkit.report.escape.sanitize_controls` first.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.text import Text
+
+from conflictkit.report.changes import in_context, redline_ops
+from conflictkit.report.escape import sanitize_controls
+from conflictkit.report.render import (
+    P_CONFLICT_HELP,
+    P_SAME_HELP,
+    LineIndex,
+    describe_reason,
+    finding_title,
+    line_indexes,
+    place,
+    summary_line,
+)
+
+QUIET, NORMAL, VERBOSE = -1, 0, 1
+REASONS_SHOWN = 3
+"""Reasons listed per finding without ``-v``."""
+CONTEXT_WORDS = 4
+GAP_WORDS = 30
+"""Words of a missing or added clause shown without ``-v``."""
+
+KIND_STYLES = {"deviation": "bold yellow", "missing": "bold red", "added": "bold green"}
+MARKERS = {"delete": ("[-", "-]"), "insert": ("{+", "+}")}
+STYLES = {"delete": "red strike", "insert": "green underline", "cut": "dim"}
+
+
+class Indented:
+    """Lines of text wrapped to the console and indented, continuation lines too, with no trailing padding."""
+
+    def __init__(self, lines: list[Text], indent: int = 4) -> None:
+        self.lines, self.indent = lines, indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width - self.indent, 20)
+        for text in self.lines:
+            for line in text.wrap(console, width):
+                line.rstrip()
+                yield Text(" " * self.indent).append_text(line)
+
+
+def make_console(file=None, *, width: int | None = None) -> Console:
+    """A console that prints text as given: no markup, emoji or number highlighting is applied to it."""
+    console = Console(file=file, highlight=False, markup=False, emoji=False, width=width, soft_wrap=False)
+    if not console.is_terminal and width is None:
+        console.width = 100  # the width click's help uses when piped
+    return console
+
+
+def uses_colour(console: Console) -> bool:
+    """Colour only on a terminal, and never with ``NO_COLOR`` (rich reads it) or ``TERM=dumb``."""
+    return console.is_terminal and not console.no_color and not console.is_dumb_terminal
+
+
+def _clean(text: str) -> str:
+    return sanitize_controls(" ".join(text.split()))
+
+
+def change_text(pieces: list[tuple[str, str]], colour: bool) -> Text:
+    """Redline pieces (``(op, text)`` from :func:`in_context`) as one line, coloured or with markers."""
+    line = Text()
+    for op, text in pieces:
+        text = sanitize_controls(text)
+        if op in MARKERS and not colour:
+            start, end = MARKERS[op]
+            line.append(f"{start}{text}{end}")
+        else:
+            line.append(text, style=STYLES.get(op, "") if colour else "")
+    return line
+
+
+def _gap_pieces(text: str, op: str, verbosity: int) -> list[tuple[str, str]]:
+    words = text.split()
+    if verbosity < VERBOSE and len(words) > GAP_WORDS:
+        return [(op, " ".join(words[:GAP_WORDS])), ("cut", " …")]
+    return [(op, " ".join(words))]
+
+
+def finding_block(finding: dict, lines: dict[str, LineIndex], colour: bool, verbosity: int = NORMAL) -> RenderableType:
+    """One finding: title line, places, the change in context, reasons (all of them with ``-v``)."""
+    kind = finding["kind"]
+    title = Text()
+    title.append(sanitize_controls(finding["id"]) + "  ")
+    title.append(f"{kind:<9}", style=KIND_STYLES.get(kind, "") if colour else "")
+    title.append(f"  P(conflict) {finding['p_conflict']:.2f}  ")
+    title.append(_clean(finding_title(finding)) or "(untitled clause)", style="bold" if colour else "")
+    places = [place(finding[side], side, lines) for side in ("reference", "input") if finding.get(side)]
+    if kind == "missing":
+        places.append("no counterpart in the input")
+    elif kind == "added":
+        places.append("no counterpart in the reference")
+    body: list[Text] = [Text(sanitize_controls(" · ".join(places)), style="dim" if colour else "")]
+    ops = redline_ops(finding)
+    if ops is not None:
+        words = CONTEXT_WORDS * 2 if verbosity >= VERBOSE else CONTEXT_WORDS
+        body.append(change_text(in_context(ops, words), colour))
+    else:
+        quote = finding.get("reference") or finding.get("input")
+        body.append(change_text(_gap_pieces(quote["text"], "delete" if kind == "missing" else "insert", verbosity), colour))
+    reasons = finding.get("reasons") or []
+    shown = reasons if verbosity >= VERBOSE else reasons[:REASONS_SHOWN]
+    body.extend(Text(f"- {_clean(describe_reason(r))}") for r in shown)
+    if len(shown) < len(reasons):
+        body.append(Text(f"  and {len(reasons) - len(shown)} more (-v shows all)", style="dim" if colour else ""))
+    if verbosity >= VERBOSE:
+        p_same = finding.get("p_same")
+        facts = [f"P(conflict) {finding['p_conflict']:.3f}"]
+        if p_same is not None:
+            facts.append(f"P(same matter) {p_same:.3f}")
+        if finding.get("judge"):
+            facts.append(f"decided by {_clean(finding['judge'])}")
+        facts.append("grounded" if finding.get("grounded") else "not grounded")
+        body.append(Text(" · ".join(facts), style="dim" if colour else ""))
+    return Group(title, Indented(body), Text(""))
+
+
+def report_renderables(report: dict, texts: dict[str, str] | None = None, *, colour: bool = False,
+                       verbosity: int = NORMAL) -> list[RenderableType]:
+    """What ``compare`` prints: the two files, each finding, a legend and, last, the summary line.
+
+    ``texts`` (the two original documents) add line numbers; ``verbosity`` is :data:`QUIET`
+    (summary only), :data:`NORMAL` or :data:`VERBOSE` (every reason, every probability).
+    """
+    summary = Text(summary_line(report), style="bold" if colour else "")
+    if verbosity <= QUIET:
+        return [summary]
+    out: list[RenderableType] = [
+        Text(f"reference: {_clean(report['reference']['path'])}"),
+        Text(f"input:     {_clean(report['input']['path'])}"),
+        Text(""),
+    ]
+    lines = line_indexes(texts)
+    out.extend(finding_block(f, lines, colour, verbosity) for f in report["findings"])
+    if not report["findings"]:
+        out += [Text("No findings."), Text("")]
+    legend = f"{P_CONFLICT_HELP}."
+    if verbosity >= VERBOSE:
+        legend += f" {P_SAME_HELP[0].upper()}{P_SAME_HELP[1:]}."
+    elif report["findings"]:
+        legend += " -v lists every reason and probability; -q prints only the summary."
+    out += [Indented([Text(legend, style="dim" if colour else "")], indent=0), summary]
+    return out
+
+
+def render_text(report: dict, texts: dict[str, str] | None = None, *, colour: bool = False,
+                verbosity: int = NORMAL, width: int = 100) -> str:
+    """The terminal view as a string (plain markers unless ``colour``, then ANSI styles)."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, highlight=False, markup=False, emoji=False,
+                      force_terminal=colour, color_system="standard" if colour else None)
+    print_report(console, report, texts, colour=colour, verbosity=verbosity)
+    return buffer.getvalue()
+
+
+def print_report(console: Console, report: dict, texts: dict[str, str] | None = None, *, colour: bool | None = None,
+                 verbosity: int = NORMAL) -> None:
+    """Print the terminal view on ``console`` (coloured when it is a colour terminal, unless told)."""
+    colour = uses_colour(console) if colour is None else colour
+    *body, summary = report_renderables(report, texts, colour=colour, verbosity=verbosity)
+    for renderable in body:
+        console.print(renderable)
+    console.print(summary, soft_wrap=True)  # one line however narrow the terminal: scripts grep it
