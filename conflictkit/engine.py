@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -47,6 +48,8 @@ class ComparisonResult:
     candidates: list[CandidatePair] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
+RECENT_INDEXES = 4  # indexed documents an engine keeps in memory
+
 
 def _vectors_to_bytes(vectors: np.ndarray | None) -> bytes:
     buffer = io.BytesIO()
@@ -80,6 +83,9 @@ class Engine:
             stage: self._build(stage, spec) for stage, spec in config.specs().items()
         }
         self._warm = False
+        # The last few documents indexed by this engine, by index key and file hash: a batch compares
+        # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
+        self._recent: OrderedDict[tuple[str, str], IndexedDocument] = OrderedDict()
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -137,6 +143,17 @@ class Engine:
     def index(self, document: Document) -> IndexedDocument:
         """Segment, filter and embed a document, or load that work from the cache."""
         key = self.index_key(document)
+        recent = self._recent.get((key, document.sha256))
+        if recent is not None:
+            self._recent.move_to_end((key, document.sha256))
+            return recent.model_copy(update={"document": document})
+        indexed = self._index_cached(document, key)
+        self._recent[(key, document.sha256)] = indexed
+        while len(self._recent) > RECENT_INDEXES:
+            self._recent.popitem(last=False)
+        return indexed
+
+    def _index_cached(self, document: Document, key: str) -> IndexedDocument:
         cached = self.store.get_json("index", key)
         vectors_blob = self.store.get("index.vectors", key) if cached is not None else None
         if cached is not None and vectors_blob is not None:

@@ -23,6 +23,7 @@ $PIP install -q -e ".[test,web,bench]" \
   -e backends/conflictkit-sentence-transformers \
   -e backends/conflictkit-bm25 \
   -e backends/conflictkit-nli \
-  -e backends/conflictkit-isaacus
+  -e backends/conflictkit-isaacus \
+  -e backends/conflictkit-ray
 
 exec "$VENV/bin/python" -m pytest "$@"
