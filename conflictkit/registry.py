@@ -41,7 +41,6 @@ KNOWN_PLUGINS: dict[str, str] = {
     "nli": "conflictkit-nli",
     "cross-encoder": "conflictkit-nli",
     "isaacus": "conflictkit-isaacus",
-    "ray": "conflictkit-ray",
 }
 
 
