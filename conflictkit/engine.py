@@ -31,7 +31,7 @@ from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
 from conflictkit.report.build import build_findings, build_pairs, build_report, ground_findings
-from conflictkit.stages import Comparison, Component, Embedder, Filter, Judge, Retriever, Scorer, Segmenter
+from conflictkit.stages import Comparison, Component, Embedder, Explainer, Filter, Judge, Retriever, Scorer, Segmenter
 from conflictkit.store import Store, key_of
 
 
@@ -116,6 +116,10 @@ class Engine:
     @property
     def judge(self) -> Judge:
         return self.components["judge"]  # type: ignore[return-value]
+
+    @property
+    def explainer(self) -> Explainer | None:
+        return self.components["explainer"]  # type: ignore[return-value]
 
     def warm_up(self) -> None:
         """Give every backend the cache and load its models; idempotent."""
@@ -222,6 +226,13 @@ class Engine:
         t = time.perf_counter()
         result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
         timings["report"] = time.perf_counter() - t
+        if self.explainer is not None:
+            t = time.perf_counter()
+            self.progress("explain", 0, len(result.report["findings"]))
+            result.report = self.explainer.explain(result.report, Comparison(reference=ref, input=inp))
+            self.progress("explain", len(result.report["findings"]), len(result.report["findings"]))
+            result.params = self.params(self.config)  # usage of the explainer's requests
+            timings["explain"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - started
         result.timings = timings
         result.params["timings"] = {k: round(v, 4) for k, v in timings.items()}

@@ -41,6 +41,7 @@ KNOWN_PLUGINS: dict[str, str] = {
     "nli": "conflictkit-nli",
     "cross-encoder": "conflictkit-nli",
     "isaacus": "conflictkit-isaacus",
+    "llm": "conflictkit-openai",
 }
 
 
@@ -152,6 +153,7 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
         "retriever": pm.hook.register_retrievers,
         "scorer": pm.hook.register_scorers,
         "judge": pm.hook.register_judges,
+        "explainer": pm.hook.register_explainers,
     }
     for stage, hook in hooks.items():
         for impl in hook.get_hookimpls():

@@ -1,6 +1,6 @@
 """The stage interfaces of the pipeline, all in one place.
 
-    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> partition -> report
+    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> partition -> report -> [explain]
 
 Every backend is a :class:`Component`: a cheap constructor that only validates its options (a
 pydantic model with ``extra="forbid"``), a ``warm_up()`` that loads anything heavy, and batch
@@ -24,8 +24,8 @@ from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, 
 if TYPE_CHECKING:
     from conflictkit.store import Store
 
-StageName = Literal["segmenter", "filter", "embedder", "retriever", "scorer", "judge"]
-STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge")
+StageName = Literal["segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer"]
+STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer")
 
 
 class Options(BaseModel):
@@ -154,6 +154,20 @@ class Judge(Component):
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]: ...
 
 
+class Explainer(Component):
+    """Adds what reviewers read to a finished report: summaries, recommendations, rewrites.
+
+    Runs after the findings are grounded; returns the report with its additions (``summaries``,
+    ``recommendations``, ``explainer``). Every quote it adds must be checked against the documents
+    with :class:`conflictkit.grounding.Verifier`; an unverifiable quote is dropped, never written.
+    """
+
+    stage: ClassVar[StageName] = "explainer"
+
+    @abstractmethod
+    def explain(self, report: dict, comparison: Comparison) -> dict: ...
+
+
 STAGE_CLASSES: dict[StageName, type[Component]] = {
     "segmenter": Segmenter,
     "filter": Filter,
@@ -161,4 +175,5 @@ STAGE_CLASSES: dict[StageName, type[Component]] = {
     "retriever": Retriever,
     "scorer": Scorer,
     "judge": Judge,
+    "explainer": Explainer,
 }

@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.inspect", "config"),
     ("conflictkit.cli.bench", "bench"),
     ("conflictkit.cli.calibrate", "calibrate"),
+    ("conflictkit.cli.explain", "explain"),
     ("conflictkit.cli.verify", "verify"),
     ("conflictkit.cli.serve", "serve"),
 )

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from conflictkit.errors import GroundingError
+from conflictkit.report.explanations import explanation_lines
 
 KINDS = ("deviation", "missing", "added")
 SIDES = ("reference", "input")
@@ -192,8 +193,8 @@ def _percent(p: Any) -> str:
     return "—" if p is None else f"{100 * float(p):.0f}%"
 
 
-def render_finding(index: int, finding: dict, decision: dict | None, controls: bool) -> str:
-    """One entry of the findings list (its redline is shown when the entry is selected)."""
+def render_finding(index: int, finding: dict, decision: dict | None, controls: bool, explained: list[str] | None = None) -> str:
+    """One entry of the findings list (its redline is shown when the entry is selected); ``explained``: an explainer's lines."""
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
     status = (decision or {}).get("status")
     status = status if status in STATUSES else ""
@@ -213,8 +214,14 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
     return (
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
         f' data-p="{p:.6f}" data-fid="{esc(finding.get("id"))}" data-status="{status}">'
-        f"{head}{where}{render_reasons(finding.get('reasons') or [])}{meta}{render_redline(finding)}{review}</li>"
+        f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(explained)}{meta}{render_redline(finding)}{review}</li>"
     )
+
+
+def _explanation(lines: list[str] | None) -> str:
+    if not lines:
+        return ""
+    return '<div class="explanation">' + "".join(f"<p>{esc(line)}</p>" for line in lines) + "</div>"
 
 
 def _review_controls(note: str) -> str:
@@ -266,7 +273,8 @@ def render_view(report: dict, reference_text: str, input_text: str, decisions: d
     decisions = decisions or {}
     # Listed most probable first (the toolbar's default), so the script has nothing to reorder on load.
     order = sorted(range(len(findings)), key=lambda i: (-float(findings[i].get("p_conflict") or 0.0), i))
-    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls) for i in order)
+    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls,
+                                   explanation_lines(report, findings[i].get("id"))) for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
     panes = "".join(
         f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+from conflictkit.report.explanations import explanation_lines
+
 
 def _short(text: str | None, width: int) -> str:
     if not text:
@@ -44,6 +46,8 @@ def render_text(report: dict, width: int = 100) -> str:
                 lines.append(f"    {label} [{quote['start']}:{quote['end']}] {_short(quote['text'], width - 22)}")
         for reason in f["reasons"]:
             lines.extend(textwrap.wrap(describe_reason(reason), width - 6, initial_indent="    - ", subsequent_indent="      "))
+        for line in explanation_lines(report, f["id"]):
+            lines.extend(textwrap.wrap(line, width - 4, initial_indent="    ", subsequent_indent="      "))
         lines.append("")
     if not report["findings"]:
         lines.append("No findings.")
@@ -83,4 +87,7 @@ def render_markdown(report: dict) -> str:
             out += [f"**Redline:** {f['redline']['markdown']}", ""]
         for reason in f["reasons"]:
             out.append(f"- {describe_reason(reason)}")
+        explained = explanation_lines(report, f["id"])
+        if explained:
+            out += [""] + [f"- *{_md_escape(line)}*" for line in explained]
     return "\n".join(out) + "\n"
