@@ -24,6 +24,7 @@ $PIP install -q -e ".[test,web,bench]" \
   -e backends/conflictkit-bm25 \
   -e backends/conflictkit-nli \
   -e backends/conflictkit-isaacus \
-  -e backends/conflictkit-ray
+  -e backends/conflictkit-ray \
+  -e backends/conflictkit-openai
 
 exec "$VENV/bin/python" -m pytest "$@"
