@@ -81,6 +81,7 @@ class PipelineConfig(_Strict):
     retriever: ComponentSpec = ComponentSpec(use="cosine")
     scorer: ComponentSpec | None = None
     judge: ComponentSpec = ComponentSpec(use="legal-atoms")
+    explainer: ComponentSpec | None = None
 
     @field_validator("judge", mode="before")
     @classmethod

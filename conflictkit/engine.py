@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -31,7 +32,7 @@ from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
 from conflictkit.report.build import build_findings, build_pairs, build_report, ground_findings
-from conflictkit.stages import Comparison, Component, Embedder, Filter, Judge, Retriever, Scorer, Segmenter
+from conflictkit.stages import Comparison, Component, Embedder, Explainer, Filter, Judge, Retriever, Scorer, Segmenter
 from conflictkit.store import Store, cached_values, key_of, vector_bytes, vector_from
 
 
@@ -49,6 +50,9 @@ class ComparisonResult:
     timings: dict[str, float] = field(default_factory=dict)
     run_judgements: dict[tuple[tuple[str, ...], tuple[str, ...]], Judgement] = field(default_factory=dict)
     """Judgements of runs of clauses on their concatenated text, kept so re-aligning asks no judge twice."""
+
+
+RECENT_INDEXES = 4  # indexed documents an engine keeps in memory
 
 
 class Engine:
@@ -82,6 +86,9 @@ class Engine:
             if component is not None:
                 component.use_store(self.store)
         self._warmed: set[str] = set()
+        # The last few documents indexed by this engine, by index key and file hash: a batch compares
+        # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
+        self._recent: OrderedDict[tuple[str, str], IndexedDocument] = OrderedDict()
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -112,6 +119,10 @@ class Engine:
     @property
     def judge(self) -> Judge:
         return self.components["judge"]  # type: ignore[return-value]
+
+    @property
+    def explainer(self) -> Explainer | None:
+        return self.components["explainer"]  # type: ignore[return-value]
 
     def warm_up(self) -> None:
         """Load every backend's models now rather than on first use; idempotent."""
@@ -148,12 +159,26 @@ class Engine:
         The cached index holds the clauses; their vectors come from the per-text vector cache,
         which documents share, so an unchanged clause of a new version is never embedded again.
         """
-        clauses = self.clauses(document)
-        return IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+        return self._indexed(document, self.clauses(document))
+
+    def _indexed(self, document: Document, clauses: list[Clause]) -> IndexedDocument:
+        key = (self.index_key(document), document.sha256)
+        recent = self._recent.get(key)
+        if recent is not None:
+            self._recent.move_to_end(key)
+            return recent.model_copy(update={"document": document})
+        indexed = IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+        self._recent[key] = indexed
+        while len(self._recent) > RECENT_INDEXES:
+            self._recent.popitem(last=False)
+        return indexed
 
     def clauses(self, document: Document) -> list[Clause]:
         """A document's segmented and filtered clauses, from the cache when it has them; checks the clause limit."""
         key = self.index_key(document)
+        recent = self._recent.get((key, document.sha256))
+        if recent is not None:
+            return recent.clauses
         cached = self.store.get_json("index", key)
         if cached is not None:
             try:
@@ -249,8 +274,7 @@ class Engine:
         started = time.perf_counter()
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
-        ref = IndexedDocument(document=reference, clauses=ref_clauses, vectors=self._vectors_of(ref_clauses))
-        inp = IndexedDocument(document=input, clauses=inp_clauses, vectors=self._vectors_of(inp_clauses))
+        ref, inp = self._indexed(reference, ref_clauses), self._indexed(input, inp_clauses)
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)
@@ -259,6 +283,13 @@ class Engine:
         t = time.perf_counter()
         result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
         timings["report"] = time.perf_counter() - t
+        if self.explainer is not None:
+            t = time.perf_counter()
+            self.progress("explain", 0, len(result.report["findings"]))
+            result.report = self._ready("explainer").explain(result.report, Comparison(reference=ref, input=inp))
+            self.progress("explain", len(result.report["findings"]), len(result.report["findings"]))
+            result.params = self.params(self.config)  # usage of the explainer's requests
+            timings["explain"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - started
         result.timings = timings
         result.params["timings"] = {k: round(v, 4) for k, v in timings.items()}

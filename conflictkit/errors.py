@@ -8,6 +8,7 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_FINDINGS = 3
+EXIT_PARTIAL = 4  # a batch finished, but some of its pairs failed
 
 
 class ConflictkitError(Exception):

@@ -58,5 +58,15 @@ def register_judges(register):
 
 
 @hookspec
+def register_explainers(register):
+    """Register :class:`conflictkit.stages.Explainer` subclasses."""
+
+
+@hookspec
+def register_batch_engines(register):
+    """Register :class:`conflictkit.batch.engines.BatchEngine` subclasses (``conflictkit batch --engine NAME``)."""
+
+
+@hookspec
 def register_commands(cli):
     """Add click commands to the ``conflictkit`` command group (e.g. ``models``)."""

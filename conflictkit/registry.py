@@ -46,6 +46,7 @@ KNOWN_PLUGINS: dict[str, str] = {
     "isaacus": "conflictkit-isaacus",
     "docx": "conflictkit-docx",
     "pdf": "conflictkit-pdf",
+    "llm": "conflictkit-openai",
 }
 TORCH_PLUGINS = frozenset({"conflictkit-sentence-transformers", "conflictkit-nli"})
 
@@ -163,6 +164,7 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
         "retriever": pm.hook.register_retrievers,
         "scorer": pm.hook.register_scorers,
         "judge": pm.hook.register_judges,
+        "explainer": pm.hook.register_explainers,
     }
     for stage, hook in hooks.items():
         for impl in hook.get_hookimpls():

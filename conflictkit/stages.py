@@ -1,6 +1,6 @@
 """The stage interfaces of the pipeline, all in one place.
 
-    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> align -> report
+    load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> align -> report -> [explain]
 
 A :class:`Loader` turns a file's bytes into the document text that every span indexes, plus a
 map back to the source (:class:`~conflictkit.model.DocumentSource`); it is chosen by file extension
@@ -28,9 +28,9 @@ from conflictkit.model import CandidatePair, Clause, Document, DocumentSource, I
 if TYPE_CHECKING:
     from conflictkit.store import Store
 
-StageName = Literal["loader", "segmenter", "filter", "embedder", "retriever", "scorer", "judge"]
+StageName = Literal["loader", "segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer"]
 # The configured pipeline stages; loaders are registered like them but picked by file type.
-STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge")
+STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer")
 Revision = Literal["accepted", "original"]
 
 
@@ -203,6 +203,20 @@ class Judge(Component):
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]: ...
 
 
+class Explainer(Component):
+    """Adds what reviewers read to a finished report: summaries, recommendations, rewrites.
+
+    Runs after the findings are grounded; returns the report with its additions (``summaries``,
+    ``recommendations``, ``explainer``). Every quote it adds must be checked against the documents
+    with :class:`conflictkit.grounding.Verifier`; an unverifiable quote is dropped, never written.
+    """
+
+    stage: ClassVar[StageName] = "explainer"
+
+    @abstractmethod
+    def explain(self, report: dict, comparison: Comparison) -> dict: ...
+
+
 STAGE_CLASSES: dict[StageName, type[Component]] = {
     "loader": Loader,
     "segmenter": Segmenter,
@@ -211,4 +225,5 @@ STAGE_CLASSES: dict[StageName, type[Component]] = {
     "retriever": Retriever,
     "scorer": Scorer,
     "judge": Judge,
+    "explainer": Explainer,
 }

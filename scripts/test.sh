@@ -25,7 +25,9 @@ $PIP install -q -e ".[test,web,bench]" \
   -e backends/conflictkit-sentence-transformers \
   -e backends/conflictkit-bm25 \
   -e backends/conflictkit-nli \
-  -e backends/conflictkit-isaacus
+  -e backends/conflictkit-isaacus \
+  -e backends/conflictkit-ray \
+  -e backends/conflictkit-openai
 
 # Wheels of the core and every plugin in a fresh torch-free virtualenv, running the README's main command.
 PYTHON="$VENV/bin/python" bash scripts/wheel_smoke.sh

@@ -1,7 +1,7 @@
 """The ``conflictkit`` command line.
 
 Exit codes: 0 done; 1 unexpected failure; 2 usage, config or input error; 3 findings matched
-``--fail-on`` (or, for ``verify``, an extraction that is not grounded).
+``--fail-on`` (or, for ``verify``, an extraction that is not grounded); 4 a batch in which some pairs failed.
 
 Each command lives in its own module under ``conflictkit.cli`` and is listed in ``COMMANDS``;
 installed plugins add theirs through the ``register_commands(cli)`` hook.
@@ -22,10 +22,12 @@ from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError, Outpu
 # (module, attribute) of each built-in command, in the order --help lists them.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.compare", "compare"),
+    ("conflictkit.cli.batch", "batch"),
     ("conflictkit.cli.inspect", "backends"),
     ("conflictkit.cli.inspect", "config"),
     ("conflictkit.cli.bench", "bench"),
     ("conflictkit.cli.calibrate", "calibrate"),
+    ("conflictkit.cli.explain", "explain"),
     ("conflictkit.cli.verify", "verify"),
     ("conflictkit.cli.serve", "serve"),
 )

@@ -46,10 +46,13 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--token", default=None, envvar="CONFLICTKIT_TOKEN", help="Access token required on every request [env CONFLICTKIT_TOKEN].")
 @click.option("--max-upload-mb", default=20.0, show_default=True, type=click.FloatRange(min=0, min_open=True), help="Largest upload accepted (both documents together).")
 @click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False, path_type=Path), help="Review database (default: reviews.sqlite in the cache dir).")
-def serve(host: str, port: int, config_path: str | None, token: str | None, max_upload_mb: float, db_path: Path | None) -> None:
-    """Run the review web app: upload two documents, review the findings side by side.
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Comparisons run at the same time.")
+def serve(host: str, port: int, config_path: str | None, token: str | None, max_upload_mb: float, db_path: Path | None,
+          workers: int) -> None:
+    """Run the review web app: upload two documents (or a batch against one reference), review the findings side by side.
 
-    Comparisons and decisions are kept in a SQLite file and survive a restart.
+    Comparisons, decisions and the job queue are kept in a SQLite file and survive a restart: a
+    comparison that was running when the server stopped runs again at the next start.
     """
     uvicorn, Settings, create_app, list_presets = _web_modules()
     from conflictkit.store import cache_dir
@@ -63,7 +66,7 @@ def serve(host: str, port: int, config_path: str | None, token: str | None, max_
         click.echo(f"conflictkit: warning: serving on {host}, reachable from other machines; every request needs the token", err=True)
     settings = Settings(
         db_path=db_path or cache_dir() / "reviews.sqlite", config_path=config_path, token=token,
-        max_upload_bytes=int(max_upload_mb * 1_000_000), host=host, presets=list_presets(),
+        max_upload_bytes=int(max_upload_mb * 1_000_000), host=host, presets=list_presets(), workers=workers,
     )
     app = create_app(settings)
     sock = _bind(host, port)

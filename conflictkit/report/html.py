@@ -23,6 +23,7 @@ from typing import Any
 from conflictkit.errors import GroundingError
 from conflictkit.report.changes import redline_ops
 from conflictkit.report.docview import Event, event, render_markdown_document
+from conflictkit.report.explanations import explanation_lines
 
 KINDS = ("deviation", "missing", "added", "moved")
 SIDES = ("reference", "input")
@@ -267,8 +268,9 @@ def _percent(p: Any) -> str:
     return "—" if p is None else f"{100 * float(p):.0f}%"
 
 
-def render_finding(index: int, finding: dict, decision: dict | None, controls: bool, position: int = 0) -> str:
-    """One entry of the findings list (its redline is shown when the entry is selected)."""
+def render_finding(index: int, finding: dict, decision: dict | None, controls: bool, position: int = 0,
+                   explained: list[str] | None = None) -> str:
+    """One entry of the findings list (its redline is shown when the entry is selected); ``explained``: an explainer's lines."""
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
     status = (decision or {}).get("status")
     status = status if status in STATUSES else ""
@@ -290,13 +292,19 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
         f' data-p="{p:.6f}" data-fid="{esc(finding.get("id"))}" data-status="{status}" data-pos="{position}"'
         f' data-reasons="{esc(reason_types)}">'
-        f"{head}{where}{render_reasons(finding.get('reasons') or [])}{meta}{render_redline(finding)}{review}</li>"
+        f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(explained)}{meta}{render_redline(finding)}{review}</li>"
     )
 
 
 def _reason_type(reason: dict) -> str:
     # A token for data-reasons: reason types are identifiers (number, governing_law), but never trust them.
     return re.sub(r"[^\w-]", "_", str(reason.get("type") or "other"))
+
+
+def _explanation(lines: list[str] | None) -> str:
+    if not lines:
+        return ""
+    return '<div class="explanation">' + "".join(f"<p>{esc(line)}</p>" for line in lines) + "</div>"
 
 
 def _review_controls(note: str) -> str:
@@ -366,7 +374,8 @@ def render_view(report: dict, reference_text: str, input_text: str, decisions: d
     positions = finding_positions(findings, texts)
     # Listed in document order (the toolbar's default), so the script has nothing to reorder on load.
     order = sorted(range(len(findings)), key=lambda i: (positions[i], i))
-    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i]) for i in order)
+    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i],
+                                   explanation_lines(report, findings[i].get("id"))) for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
     panes = render_panes(report, texts)
     return (

@@ -9,6 +9,7 @@ from bisect import bisect_right
 
 from conflictkit.report.changes import redline_ops
 from conflictkit.report.escape import escape_markdown
+from conflictkit.report.explanations import explanation_lines
 
 P_CONFLICT_HELP = "P(conflict) is the judge's probability that the input clause changes the legal effect of the reference clause"
 P_SAME_HELP = "P(same matter) the probability that the two clauses deal with the same matter"
@@ -149,4 +150,7 @@ def render_markdown(report: dict, texts: dict[str, str] | None = None) -> str:
             out += [f"Redline: {redline}", ""]
         for reason in f["reasons"]:
             out.append(f"- {escape_markdown(describe_reason(reason))}")
+        explained = explanation_lines(report, f["id"])
+        if explained:
+            out += [""] + [f"- *{escape_markdown(line)}*" for line in explained]
     return "\n".join(out) + "\n"

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from conflictkit.report.changes import in_context, redline_ops
 from conflictkit.report.escape import sanitize_controls
+from conflictkit.report.explanations import explanation_lines
 from conflictkit.report.render import (
     P_CONFLICT_HELP,
     P_SAME_HELP,
@@ -90,8 +91,9 @@ def _gap_pieces(text: str, op: str, verbosity: int) -> list[tuple[str, str]]:
     return [(op, " ".join(words))]
 
 
-def finding_block(finding: dict, lines: dict[str, LineIndex], colour: bool, verbosity: int = NORMAL) -> RenderableType:
-    """One finding: title line, places, the change in context, reasons (all of them with ``-v``)."""
+def finding_block(finding: dict, lines: dict[str, LineIndex], colour: bool, verbosity: int = NORMAL,
+                  explained: list[str] | None = None) -> RenderableType:
+    """One finding: title line, places, the change in context, reasons (all of them with ``-v``), an explainer's lines."""
     kind = finding["kind"]
     title = Text()
     title.append(sanitize_controls(finding["id"]) + "  ")
@@ -116,6 +118,7 @@ def finding_block(finding: dict, lines: dict[str, LineIndex], colour: bool, verb
     body.extend(Text(f"- {_clean(describe_reason(r))}") for r in shown)
     if len(shown) < len(reasons):
         body.append(Text(f"  and {len(reasons) - len(shown)} more (-v shows all)", style="dim" if colour else ""))
+    body.extend(Text(_clean(line), style="italic" if colour else "") for line in explained or [])
     if verbosity >= VERBOSE:
         p_same = finding.get("p_same")
         facts = [f"P(conflict) {finding['p_conflict']:.3f}"]
@@ -144,7 +147,7 @@ def report_renderables(report: dict, texts: dict[str, str] | None = None, *, col
         Text(""),
     ]
     lines = line_indexes(texts)
-    out.extend(finding_block(f, lines, colour, verbosity) for f in report["findings"])
+    out.extend(finding_block(f, lines, colour, verbosity, explanation_lines(report, f["id"])) for f in report["findings"])
     if not report["findings"]:
         out += [Text("No findings."), Text("")]
     legend = f"{P_CONFLICT_HELP}."

@@ -8,8 +8,10 @@ starts, so a bad file is answered at once on the upload page.
 from __future__ import annotations
 
 import json
+import secrets
+import threading
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -21,13 +23,13 @@ from starlette.routing import Route
 from conflictkit.config import Config, load_config, preset_names
 from conflictkit.engine import Engine
 from conflictkit.errors import ConflictkitError
-from conflictkit.loaders import document_from_bytes
 from conflictkit.report.html import TEMPLATES as REPORT_TEMPLATES
 from conflictkit.store import get_store
 from conflictkit.web import export, pages
 from conflictkit.web.jobs import Runner
 from conflictkit.web.reviews import ReviewStore
 from conflictkit.web.security import BodyTooLarge, Guard, is_loopback, too_large_message
+from conflictkit.web.uploads import MAX_BATCH, documents_from_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The only files served: a fixed name -> (file, media type). Nothing else on disk is reachable.
@@ -38,7 +40,6 @@ STATIC_FILES = {
     "report.js": (REPORT_TEMPLATES / "report.js", "text/javascript"),
 }
 DEFAULT_KEY = "default"
-MAX_NAME = 200
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Settings:
     max_upload_bytes: int = 20_000_000
     host: str = "127.0.0.1"
     presets: list[str] = field(default_factory=list)
+    workers: int = 1
 
 
 def list_presets() -> list[str]:
@@ -65,14 +67,17 @@ class App:
         self.settings = settings
         self.reviews = ReviewStore(settings.db_path)
         self.default_config = load_config(settings.config_path)  # a bad --config fails before serving
-        self.engines: dict[str, Engine] = {}
-        self.runner = Runner(self.reviews, self._engine, after_store=self._prepare_view)
+        # (worker thread, config key) -> engine: engines are not shared between threads
+        self.engines: dict[tuple[int, str], Engine] = {}
+        self.runner = Runner(self.reviews, self._engine, self.config_for, workers=settings.workers,
+                             after_store=self._prepare_view)
 
     def _engine(self, key: str, config: Config, progress) -> Engine:
-        # Called on the runner's single thread only; an engine keeps its warmed-up models.
-        engine = self.engines.get(key)
+        # Called on a runner thread; each thread keeps its engines, and so its warmed-up models.
+        slot = (threading.get_ident(), key)
+        engine = self.engines.get(slot)
         if engine is None:
-            engine = self.engines[key] = Engine(config, store=get_store())
+            engine = self.engines[slot] = Engine(config, store=get_store())
         engine.progress = progress
         return engine
 
@@ -104,38 +109,64 @@ class App:
         return pages.home(self.choices(), self.reviews.list(), self.settings.max_upload_bytes, error)
 
     async def compare(self, request: Request) -> Response:
+        """One input: a comparison. Several inputs, or a .zip of them: a batch against the one reference."""
         try:
-            form = await request.form(max_files=2, max_fields=4)
+            form = await request.form(max_files=MAX_BATCH + 1, max_fields=4)
         except BodyTooLarge as exc:
             return HTMLResponse(self._home(str(exc)), status_code=413)
         try:
-            documents = [await self._document(form.get(side), side) for side in ("reference", "input")]
+            (reference,) = await self._documents([form.get("reference")], "reference")
+            inputs = await self._documents(form.getlist("input"), "input")
+            if len(inputs) > MAX_BATCH:
+                raise ConflictkitError(f"{len(inputs)} input documents; upload at most {MAX_BATCH} at a time")
             key = str(form.get("config") or DEFAULT_KEY)
-            config = await run_in_threadpool(self.config_for, key)
+            await run_in_threadpool(self.config_for, key)
         except BodyTooLarge as exc:
             return HTMLResponse(self._home(str(exc)), status_code=413)
         except ConflictkitError as exc:
             return HTMLResponse(self._home(str(exc)), status_code=400)
         finally:
             await form.close()  # drop the spooled upload files now, whatever happened
-        job = self.runner.submit(key, config, *documents)
-        return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+        if len(inputs) == 1:
+            job = self.runner.submit(key, reference, inputs[0])
+            return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+        batch_id = secrets.token_hex(8)
+        for document in inputs:
+            self.runner.submit(key, reference, document, batch_id=batch_id)
+        return RedirectResponse(f"/batches/{batch_id}", status_code=303)
 
-    async def _document(self, upload, side: str):
-        if not isinstance(upload, UploadFile) or not upload.filename:
+    async def _documents(self, uploads: list, side: str) -> list:
+        files = [u for u in uploads if isinstance(u, UploadFile) and u.filename]
+        if not files or (side == "reference" and len(files) != 1):
             raise ConflictkitError(f"choose the {side} document to upload")
-        # The name is for display only: keep its last component, never use it as a path.
-        name = PurePosixPath(upload.filename.replace("\\", "/")).name[:MAX_NAME] or side
-        data = await upload.read()
-        if len(data) > self.settings.max_upload_bytes:
-            raise BodyTooLarge(too_large_message(self.settings.max_upload_bytes))
-        limit = self.default_config.limits.max_document_bytes
-        return await run_in_threadpool(document_from_bytes, data, name, limit)
+        documents = []
+        for upload in files:
+            data = await upload.read()
+            if len(data) > self.settings.max_upload_bytes:
+                raise BodyTooLarge(too_large_message(self.settings.max_upload_bytes))
+            limit = self.default_config.limits.max_document_bytes
+            documents.extend(await run_in_threadpool(
+                documents_from_upload, upload.filename, data, limit, self.settings.max_upload_bytes))
+        if side == "reference" and len(documents) != 1:
+            raise ConflictkitError("the reference must be one document, not a zip of several")
+        return documents
+
+    async def batch(self, request: Request) -> Response:
+        jobs = self.runner.batch(request.path_params["batch_id"])
+        if not jobs:
+            return HTMLResponse(pages.message_page("Not found", "no such batch"), 404)
+        return HTMLResponse(pages.batch_page(request.path_params["batch_id"], jobs))
+
+    async def batch_status(self, request: Request) -> Response:
+        jobs = self.runner.batch(request.path_params["batch_id"])
+        if not jobs:
+            return JSONResponse({"error": "no such batch"}, 404)
+        return JSONResponse({"jobs": [j.to_dict() for j in jobs]})
 
     async def job(self, request: Request) -> Response:
         job = self.runner.get(request.path_params["job_id"])
         if job is None:
-            return HTMLResponse(pages.message_page("Not found", "no such comparison in progress (the server may have restarted); start it again"), 404)
+            return HTMLResponse(pages.message_page("Not found", "no such comparison in progress"), 404)
         if job.state == "done":
             return RedirectResponse(f"/comparisons/{job.comparison}", status_code=303)
         return HTMLResponse(pages.job_page(job))
@@ -237,6 +268,8 @@ def create_app(settings: Settings):
         Route("/compare", app.compare, methods=["POST"]),
         Route("/jobs/{job_id}", app.job),
         Route("/api/jobs/{job_id}", app.job_status),
+        Route("/batches/{batch_id}", app.batch),
+        Route("/api/batches/{batch_id}", app.batch_status),
         Route("/comparisons/{cid}", app.comparison),
         Route("/comparisons/{cid}/export.{fmt}", app.export),
         Route("/api/comparisons/{cid}/decisions/{fid}", app.decide, methods=["POST"]),

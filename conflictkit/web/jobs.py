@@ -1,7 +1,9 @@
-"""Comparisons run in a background thread, one at a time, with progress the pages poll.
+"""The review app's job queue: comparisons run on worker threads; every job is kept in the review database.
 
-Jobs live in memory: a job is only the way to a stored comparison, which is written once the
-engine has finished. A job that fails keeps its message for the page and stores nothing.
+A job is written to SQLite (with both documents' texts) before it is queued, so a restart loses
+none: jobs that were running are marked interrupted and queued again, queued ones resume, finished
+ones keep their comparison. Progress lives in memory only (the pages poll it); a job that fails
+keeps its message for the page and stores no comparison.
 """
 
 from __future__ import annotations
@@ -12,19 +14,19 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from conflictkit.config import Config, dump_config
 from conflictkit.errors import ConflictkitError
+from conflictkit.loaders import document_from_bytes
 from conflictkit.model import Document
 from conflictkit.web.reviews import ReviewStore
-
-KEEP_FINISHED_S = 3600
 
 
 @dataclass
 class Job:
-    """A comparison in progress (``running``), finished (``done``) or ``failed`` with its error."""
+    """A comparison ``queued``, ``running``, ``done`` (with its comparison id) or ``failed`` (with its error)."""
 
     id: str
     reference_name: str
@@ -35,60 +37,96 @@ class Job:
     total: int = 0
     error: str | None = None
     comparison: str | None = None
+    batch_id: str | None = None
+    interrupted: int = 0  # how many server restarts interrupted it
     started: float = field(default_factory=time.time)
     finished: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_row(cls, row: dict) -> Job:
+        return cls(id=row["id"], reference_name=row["reference_name"], input_name=row["input_name"], state=row["state"],
+                   stage=row["state"], error=row["error"], comparison=row["comparison"], batch_id=row["batch_id"],
+                   interrupted=row["interrupted"], started=row["created"], finished=row["finished"])
+
+
+EngineFactory = Callable[[str, Config, Callable[[str, int, int], None]], object]
+
 
 class Runner:
-    """Runs comparisons on a single worker thread (engines are not shared between threads).
+    """Runs queued comparisons on ``workers`` daemon threads, each with engines of its own.
 
-    The worker is a daemon thread: stopping the server abandons a running comparison, which
-    stores nothing, instead of waiting for it.
+    ``config_for(key)`` turns a job's stored config key back into a config (a resumed job has only
+    the key); ``engine_factory(key, config, progress)`` returns an engine for the calling thread.
+    Stopping the server abandons running comparisons: they resume at the next start.
     """
 
-    def __init__(self, reviews: ReviewStore, engine_factory, after_store=None) -> None:
+    def __init__(self, reviews: ReviewStore, engine_factory: EngineFactory, config_for: Callable[[str], Config],
+                 workers: int = 1, after_store: Callable[[str], None] | None = None) -> None:
         self.reviews = reviews
-        self.engine_factory = engine_factory  # (config_key, Config, progress) -> Engine
+        self.engine_factory = engine_factory
+        self.config_for = config_for
         self.after_store = after_store  # (comparison id) -> None: e.g. render the documents once, ahead of the first view
-        self.jobs: dict[str, Job] = {}
+        self.live: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
-        threading.Thread(target=self._work, name="conflictkit-compare", daemon=True).start()
+        self._threads = [threading.Thread(target=self._work, name=f"conflictkit-compare-{n}", daemon=True)
+                         for n in range(max(1, workers))]
+        for job_id in reviews.resume_jobs():
+            row = reviews.job(job_id)
+            if row is not None:
+                self.live[job_id] = Job.from_row(row)
+                self._queue.put(job_id)
+        for thread in self._threads:
+            thread.start()
 
-    def _work(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            self._run(*item)
-
-    def submit(self, config_key: str, config: Config, reference: Document, input: Document) -> Job:
-        """Queue a comparison; the returned job's id is what the progress page polls."""
-        job = Job(id=secrets.token_hex(8), reference_name=reference.path, input_name=input.path)
+    def submit(self, config_key: str, reference: Document, input: Document, batch_id: str | None = None) -> Job:
+        """Store and queue a comparison; the returned job's id is what the progress page polls."""
+        job = Job(id=secrets.token_hex(8), reference_name=reference.path, input_name=input.path, batch_id=batch_id)
+        self.reviews.add_job(job.id, batch_id, config_key, reference.path, input.path, _file_bytes(reference), _file_bytes(input))
         with self._lock:
-            self._prune()
-            self.jobs[job.id] = job
-        self._queue.put((job, config_key, config, reference, input))
+            self.live[job.id] = job
+        self._queue.put(job.id)
         return job
 
     def get(self, job_id: str) -> Job | None:
+        """The job, live (with progress) or as the database keeps it (finished before a restart)."""
         with self._lock:
-            return self.jobs.get(job_id)
+            job = self.live.get(job_id)
+        if job is not None:
+            return job
+        row = self.reviews.job(job_id)
+        return None if row is None else Job.from_row(row)
 
-    def _prune(self) -> None:
-        cutoff = time.time() - KEEP_FINISHED_S
-        for key in [k for k, j in self.jobs.items() if j.finished and j.finished < cutoff]:
-            del self.jobs[key]
+    def batch(self, batch_id: str) -> list[Job]:
+        """Every job of a batch upload, in upload order, with live progress where running."""
+        return [self.get(row["id"]) or Job.from_row(row) for row in self.reviews.batch_jobs(batch_id)]
 
-    def _run(self, job: Job, config_key: str, config: Config, reference: Document, input: Document) -> None:
+    def _work(self) -> None:
+        while True:
+            job_id = self._queue.get()
+            if job_id is None:
+                return
+            with self._lock:
+                job = self.live.get(job_id)
+            if job is not None:
+                self._run(job)
+
+    def _run(self, job: Job) -> None:
         def progress(stage: str, done: int, total: int) -> None:
             job.stage, job.done, job.total = stage, done, total
 
-        job.state, job.stage = "running", "loading models"
+        job.state, job.stage = "running", "starting"
+        self.reviews.update_job(job.id, state="running")
         try:
+            config_key = self.reviews.job(job.id)["config_key"]
+            config = self.config_for(config_key)
+            reference_data, input_data = self.reviews.job_files(job.id)
+            limit = config.limits.max_document_bytes
+            reference = document_from_bytes(reference_data, job.reference_name, limit)
+            input = document_from_bytes(input_data, job.input_name, limit)
             engine = self.engine_factory(config_key, config, progress)
             result = engine.compare_documents(reference, input)
             job.stage = "saving"
@@ -107,12 +145,21 @@ class Runner:
             job.error, job.state = f"unexpected failure: {type(exc).__name__}: {exc} (see the server's terminal)", "failed"
         finally:
             job.finished = time.time()
+            self.reviews.update_job(job.id, state=job.state, error=job.error, comparison=job.comparison, finished=job.finished)
+            with self._lock:
+                self.live.pop(job.id, None)
 
     def shutdown(self) -> None:
-        """Stop after the current comparison; queued ones are dropped."""
+        """Stop the workers after their current comparison; queued jobs stay queued for the next start."""
         while not self._queue.empty():
             try:
                 self._queue.get_nowait()
             except queue.Empty:
                 break
-        self._queue.put(None)
+        for _ in self._threads:
+            self._queue.put(None)
+
+
+def _file_bytes(document: Document) -> bytes:
+    """What was uploaded: the file's own bytes where the loader kept them (DOCX, PDF), else the text."""
+    return document.data if document.data is not None else document.original.encode("utf-8")

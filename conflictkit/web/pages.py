@@ -32,7 +32,8 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     form = (
         f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
         f'<label>Reference document (template, previous version) <input type="file" name="reference" accept="{accept}" required></label>'
-        f'<label>Input document (the draft under review) <input type="file" name="input" accept="{accept}" required></label>'
+        '<label>Input document (the draft under review; several, or a .zip of them, for a batch) '
+        f'<input type="file" name="input" accept="{accept},.zip" multiple required></label>'
         f'<label>Configuration <select name="config">{options}</select></label>'
         f'<p class="hint">{esc(", ".join(extensions))} files; up to {max_bytes / 1e6:g} MB per upload. '
         'The comparison shows the text as read from each file.</p>'
@@ -71,6 +72,36 @@ def job_page(job: Job) -> str:
         '<p><a href="/">Back to the start page</a></p></section>'
     )
     return page("Comparison failed" if failed else "Comparing…", main, body_class="job-page")
+
+
+def batch_page(batch_id: str, jobs: list[Job]) -> str:
+    """Every document of a batch upload with its state; each done one links to its review (app.js polls)."""
+    rows = "".join(
+        f'<tr data-job-row="{esc(j.id)}"><td>{_job_link(j)}</td><td class="state">{esc(_job_state(j))}</td></tr>'
+        for j in jobs
+    )
+    done = sum(j.state == "done" for j in jobs)
+    main = (
+        f'<section class="card batch" data-batch="{esc(batch_id)}"><h2>{esc(jobs[0].reference_name)} → '
+        f'{len(jobs)} documents</h2><p id="batch-count">{done} of {len(jobs)} compared</p>'
+        f'<table class="past"><thead><tr><th>Document</th><th>State</th></tr></thead><tbody>{rows}</tbody></table>'
+        '<p><a href="/">Back to the start page</a></p></section>'
+    )
+    return page("Batch", main, body_class="batch-page")
+
+
+def _job_link(job: Job) -> str:
+    if job.state == "done" and job.comparison:
+        return f'<a href="/comparisons/{esc(job.comparison)}">{esc(job.input_name)}</a>'
+    return esc(job.input_name)
+
+
+def _job_state(job: Job) -> str:
+    if job.state == "failed":
+        return f"failed: {job.error}"
+    if job.state == "running":
+        return f"{job.stage} {job.done}/{job.total}" if job.total else job.stage
+    return job.state + (" (resumed after a restart)" if job.interrupted and job.state == "queued" else "")
 
 
 def results_page(comparison: Comparison, decisions: dict) -> str:

@@ -38,7 +38,25 @@ CREATE TABLE IF NOT EXISTS decisions (
     updated REAL NOT NULL,
     PRIMARY KEY (comparison_id, finding_id)
 );
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    batch_id TEXT,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    config_key TEXT NOT NULL,
+    reference_name TEXT NOT NULL,
+    input_name TEXT NOT NULL,
+    reference_data BLOB NOT NULL,
+    input_data BLOB NOT NULL,
+    error TEXT,
+    comparison TEXT,
+    interrupted INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    finished REAL
+);
+CREATE INDEX IF NOT EXISTS jobs_by_batch ON jobs (batch_id, created);
 """
+JOB_FIELDS = ("id", "batch_id", "state", "config_key", "reference_name", "input_name", "error", "comparison",
+              "interrupted", "created", "finished")
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{16}$")
 STATUSES = ("accepted", "dismissed")
@@ -194,3 +212,54 @@ class ReviewStore:
                 (cid, finding_id, new["status"], new["note"], new["updated"]),
             )
         return new
+
+    # -- the job queue: the documents and state of every comparison asked for, so a restart loses none --
+
+    def add_job(self, job_id: str, batch_id: str | None, config_key: str, reference_name: str, input_name: str,
+                reference_data: bytes, input_data: bytes) -> None:
+        """Queue a comparison: the uploaded files' bytes are kept, so a resumed job reads them as the upload did."""
+        with closing(self._connect()) as conn:
+            conn.execute(
+                "INSERT INTO jobs (id, batch_id, state, config_key, reference_name, input_name, reference_data,"
+                " input_data, created) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)",
+                (job_id, batch_id, config_key, reference_name, input_name, reference_data, input_data, time.time()),
+            )
+
+    def update_job(self, job_id: str, **fields) -> None:
+        unknown = set(fields) - {"state", "error", "comparison", "finished", "interrupted"}
+        if unknown:
+            raise ValueError(f"not job fields: {', '.join(sorted(unknown))}")
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with closing(self._connect()) as conn:
+            conn.execute(f"UPDATE jobs SET {assignments} WHERE id = ?", (*fields.values(), job_id))
+
+    def job(self, job_id: str) -> dict | None:
+        """A job's state (no document texts), or None."""
+        if not ID_PATTERN.match(job_id or ""):
+            return None
+        with closing(self._connect()) as conn:
+            row = conn.execute(f"SELECT {', '.join(JOB_FIELDS)} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return None if row is None else dict(zip(JOB_FIELDS, row))
+
+    def job_files(self, job_id: str) -> tuple[bytes, bytes]:
+        """The bytes of a job's two uploaded files."""
+        with closing(self._connect()) as conn:
+            row = conn.execute("SELECT reference_data, input_data FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        if row is None:
+            raise UserError(f"job {job_id} is no longer in the review database")
+        return bytes(row[0]), bytes(row[1])
+
+    def batch_jobs(self, batch_id: str) -> list[dict]:
+        if not ID_PATTERN.match(batch_id or ""):
+            return []
+        with closing(self._connect()) as conn:
+            rows = conn.execute(f"SELECT {', '.join(JOB_FIELDS)} FROM jobs WHERE batch_id = ? ORDER BY created, rowid",
+                                (batch_id,)).fetchall()
+        return [dict(zip(JOB_FIELDS, r)) for r in rows]
+
+    def resume_jobs(self) -> list[str]:
+        """After a restart: running jobs were interrupted and go back to the queue; the ids to run, oldest first."""
+        with closing(self._connect()) as conn:
+            conn.execute("UPDATE jobs SET state = 'queued', interrupted = interrupted + 1 WHERE state = 'running'")
+            rows = conn.execute("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created, rowid").fetchall()
+        return [r[0] for r in rows]

@@ -21,7 +21,7 @@
       var max = +form.getAttribute("data-max-bytes");
       var total = 0;
       Array.prototype.forEach.call(form.querySelectorAll('input[type="file"]'), function (input) {
-        if (input.files[0]) { total += input.files[0].size; }
+        Array.prototype.forEach.call(input.files, function (file) { total += file.size; });
       });
       if (max && total > max) {
         event.preventDefault();
@@ -61,6 +61,38 @@
         .catch(function () { setTimeout(poll, 1000); });
     };
     poll();
+  }
+
+  // Batch page: poll every document's state; a finished one becomes a link to its review.
+  var batch = document.querySelector("[data-batch]");
+  if (batch) {
+    var bid = batch.getAttribute("data-batch");
+    var pollBatch = function () {
+      fetch("/api/batches/" + encodeURIComponent(bid), { credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (state) {
+          var done = 0, open = 0;
+          state.jobs.forEach(function (j) {
+            var row = batch.querySelector('[data-job-row="' + j.id + '"]');
+            if (!row) { return; }
+            if (j.state === "done") {
+              done += 1;
+              if (!row.cells[0].querySelector("a")) {
+                var a = document.createElement("a");
+                a.href = "/comparisons/" + encodeURIComponent(j.comparison);
+                a.textContent = j.input_name;
+                row.cells[0].textContent = ""; row.cells[0].appendChild(a);
+              }
+            } else if (j.state !== "failed") { open += 1; }
+            row.cells[1].textContent = j.state === "failed" ? "failed: " + j.error
+              : j.state === "running" ? j.stage + (j.total ? " " + j.done + "/" + j.total : "") : j.state;
+          });
+          document.getElementById("batch-count").textContent = done + " of " + state.jobs.length + " compared";
+          if (open) { setTimeout(pollBatch, 500); }
+        })
+        .catch(function () { setTimeout(pollBatch, 1000); });
+    };
+    pollBatch();
   }
 
   // Results page: accept / dismiss / clear a finding (buttons or keys a, d, u), notes saved as you

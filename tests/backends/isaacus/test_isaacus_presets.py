@@ -18,7 +18,8 @@ def test_the_published_pipeline_preset():
     config = load_config("isaacus")
     specs = config.specs()
     assert {s: (v.use if v else None) for s, v in specs.items()} == {
-        "segmenter": "isaacus", "filter": "isaacus", "embedder": "isaacus", "retriever": "cosine", "scorer": None, "judge": "isaacus"}
+        "segmenter": "isaacus", "filter": "isaacus", "embedder": "isaacus", "retriever": "cosine", "scorer": None, "judge": "isaacus",
+        "explainer": None}
     assert specs["retriever"].options["top_k"] == 3 and specs["retriever"].options["min_relevance"] == 0.5
     assert specs["filter"].options["threshold"] == 0.5
     assert (config.thresholds.same_matter, config.thresholds.conflict) == (0.3, 0.728)

@@ -1,0 +1,158 @@
+"""Issue 17 measures: a portfolio of contracts against one template, on each batch engine.
+
+    python benchmarks/batch_bench.py [--pairs 200] [--config offline] [--out benchmarks/results/batch.md]
+
+The portfolio: variants of the Common Paper agreements (read from ../shared/corpus, never copied)
+with seeded scripted edits (numbers changed, a "not" dropped, a party swapped, a paragraph deleted
+or duplicated), all compared against CSA 2.1. Each engine runs the same pairs in one run, with a
+fresh cache each (cold: every document indexed, models loaded per worker). Reports pairs per minute,
+peak RSS per worker, the share of worker time spent loading models (measured as a fresh process's
+``Engine.warm_up()`` times the worker count), and whether every engine gave identical findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("CONFLICTKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
+TEMPLATE = CORPUS / "commonpaper/csa/CSA_v2.1.md"
+BASES = sorted((CORPUS / "commonpaper/csa").glob("CSA_v*.md"))
+NUMBER = re.compile(r"\b(\d{1,3})\b")
+MODAL = re.compile(r"\b(will not|may not|must not|shall not)\b")
+PARTY = re.compile(r"\b(Customer|Provider)\b")
+
+
+def edit(text: str, rng: random.Random) -> str:
+    """Two to four seeded edits of the kinds a negotiated draft has."""
+    for _ in range(rng.randint(2, 4)):
+        kind = rng.choice(["number", "negation", "party", "delete", "duplicate"])
+        paragraphs = text.split("\n\n")
+        if kind == "number" and (ms := list(NUMBER.finditer(text))):
+            m = rng.choice(ms)
+            text = text[: m.start()] + str(int(m.group()) * 2 + 1) + text[m.end():]
+        elif kind == "negation" and (ms := list(MODAL.finditer(text))):
+            m = rng.choice(ms)
+            text = text[: m.start()] + m.group().replace(" not", "") + text[m.end():]
+        elif kind == "party" and (ms := list(PARTY.finditer(text))):
+            m = rng.choice(ms)
+            text = text[: m.start()] + ("Provider" if m.group() == "Customer" else "Customer") + text[m.end():]
+        elif kind == "delete" and len(paragraphs) > 10:
+            del paragraphs[rng.randrange(5, len(paragraphs))]
+            text = "\n\n".join(paragraphs)
+        elif kind == "duplicate" and len(paragraphs) > 10:
+            i = rng.randrange(5, len(paragraphs))
+            paragraphs.insert(rng.randrange(5, len(paragraphs)), paragraphs[i])
+            text = "\n\n".join(paragraphs)
+    return text
+
+
+def build_portfolio(folder: Path, count: int) -> list[Path]:
+    rng = random.Random(17)
+    paths = []
+    for i in range(count):
+        base = BASES[i % len(BASES)]
+        path = folder / f"contract-{i:04d}.md"
+        path.write_text(edit(base.read_text(encoding="utf-8"), rng), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def warm_up_seconds(config: str | None) -> float:
+    code = ("import time,sys;from conflictkit.config import load_config;from conflictkit.engine import Engine;"
+            "e=Engine(load_config(sys.argv[1] if len(sys.argv)>1 else None));t=time.perf_counter();e.warm_up();"
+            "print(time.perf_counter()-t)")
+    out = subprocess.run([sys.executable, "-c", code, *([config] if config else [])], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run_engine(name: str, workers: int, folder: Path, out: Path, config: str | None) -> dict:
+    """One engine in a child process (its own fresh cache), timed from outside, RSS from rusage."""
+    cache = Path(tempfile.mkdtemp(prefix="ck-batch-cache-"))
+    env = {**os.environ, "CONFLICTKIT_CACHE_DIR": str(cache), "RAY_AUTH_MODE": "disabled"}
+    cmd = [sys.executable, "-m", "conflictkit", "batch", "--reference", str(TEMPLATE), str(folder), "--out", str(out),
+           "--workers", str(workers), "--engine", name, *(["--config", config] if config else [])]
+    # a wrapper process per run, so the peak is this run's (RUSAGE_CHILDREN only ever grows)
+    wrapper = ("import resource,subprocess,sys;p=subprocess.run(sys.argv[1:]);"
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,file=sys.stderr);sys.exit(p.returncode)")
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - started
+    peak_kb = int(proc.stderr.strip().splitlines()[-1])
+    if proc.returncode not in (0, 3):
+        raise SystemExit(f"{name} x{workers} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    summary = json.loads((out / "summary.json").read_text())
+    return {"engine": name, "workers": workers, "seconds": elapsed, "pairs": summary["totals"]["pairs"],
+            "failed": summary["totals"]["failed"], "peak_rss_mb": peak_kb / 1024, "out": out}
+
+
+def findings_of(out: Path) -> dict[str, list]:
+    found = {}
+    for row in json.loads((out / "summary.json").read_text())["pairs"]:
+        report = json.loads((out / row["folder"] / "report.json").read_text())
+        found[row["folder"]] = [(f["kind"], f["p_conflict"], f["reference"] and f["reference"]["start"],
+                                 f["input"] and f["input"]["start"]) for f in report["findings"]]
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--config", default=None, help="preset or file (default: the offline preset)")
+    parser.add_argument("--engines", default="local:1,local:2,ray:2")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks/results/batch.md"))
+    args = parser.parse_args()
+    if not TEMPLATE.is_file():
+        raise SystemExit(f"needs the Common Paper agreements under {CORPUS}")
+    work = Path(tempfile.mkdtemp(prefix="ck-batch-bench-"))
+    folder = work / "portfolio"
+    folder.mkdir()
+    build_portfolio(folder, args.pairs)
+    load = warm_up_seconds(args.config)
+    runs = []
+    for spec in args.engines.split(","):
+        name, workers = spec.split(":")
+        runs.append(run_engine(name, int(workers), folder, work / f"out-{name}-{workers}", args.config))
+        print(f"{spec}: {runs[-1]['seconds']:.1f} s", file=sys.stderr)
+    reference = findings_of(runs[0]["out"])
+    identical = all(findings_of(r["out"]) == reference for r in runs[1:])
+    lines = [
+        "# Batch: one template against a portfolio",
+        "",
+        f"Command: `python benchmarks/batch_bench.py --pairs {args.pairs}{f' --config {args.config}' if args.config else ''}` "
+        f"(config: {args.config or 'offline default'}); template CSA 2.1, {args.pairs} variants of CSA 1.0-2.1 with 2-4 "
+        "seeded edits each; a fresh cache per engine (cold).",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; shared with other work, noisy: "
+        "compare the rows as ratios.",
+        "",
+        "| engine | workers | pairs | failed | wall s | pairs/min | peak RSS per worker (MB) | model load share |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in runs:
+        share = load * r["workers"] / (r["seconds"] * r["workers"]) if r["seconds"] else 0
+        lines.append(f"| {r['engine']} | {r['workers']} | {r['pairs']} | {r['failed']} | {r['seconds']:.1f} | "
+                     f"{60 * r['pairs'] / r['seconds']:.1f} | {r['peak_rss_mb']:.0f} | {share:.1%} |")
+    lines += [
+        "",
+        f"Model load (a fresh process's `Engine.warm_up()`): {load:.2f} s per worker.",
+        f"Identical findings (kind, P(conflict), both spans) for every pair in every engine: **{'yes' if identical else 'NO'}**.",
+        "",
+        "Peak RSS is the largest resident set of any process the run started (a worker, or the driver for one",
+        "in-process worker), from `getrusage(RUSAGE_CHILDREN)`; for Ray it includes Ray's own raylet and GCS processes.",
+    ]
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

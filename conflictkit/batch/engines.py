@@ -1,0 +1,118 @@
+"""Execution engines of a batch: the local process pool built in, others (Ray) from plugins.
+
+An engine runs pairs on its workers and yields ``(outcome, files)`` as each pair finishes, in any
+order. It runs the pairs in waves (:func:`waves`): the first pair of each reference before the
+others, so the reference is indexed once and every later pair finds it in the shared cache.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import ClassVar
+
+from conflictkit.batch.plan import BatchPair
+from conflictkit.batch.worker import PairOutcome, Worker, compare_in_process, init_process_worker
+from conflictkit.errors import UserError
+
+Result = tuple[PairOutcome, dict[str, str]]
+
+
+class BatchEngine(ABC):
+    """Runs a batch's pairs. ``workers`` None means the engine's own default (the CPU count)."""
+
+    name: ClassVar[str]
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self.address = address
+
+    @abstractmethod
+    def run(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
+        """Yield each pair's outcome and rendered files as it finishes."""
+
+    def close(self) -> None:
+        """Release workers (called once, also after an interrupt)."""
+
+
+def waves(pairs: Sequence[BatchPair], cache: bool) -> list[list[BatchPair]]:
+    """[first pair of each reference, the rest]: later pairs then find the reference's index cached."""
+    if not cache or len(pairs) < 2:
+        return [list(pairs)]
+    seen: set[str] = set()
+    first, rest = [], []
+    for pair in pairs:
+        (rest if pair.reference in seen else first).append(pair)
+        seen.add(pair.reference)
+    return [w for w in (first, rest) if w]
+
+
+def failed(pair: BatchPair, message: str) -> Result:
+    return PairOutcome(folder=pair.folder, reference=pair.reference, input=pair.input, status="failed", error=message), {}
+
+
+class LocalEngine(BatchEngine):
+    """A pool of worker processes on this machine (``--workers N``); one worker runs in-process."""
+
+    name: ClassVar[str] = "local"
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        if address:
+            raise UserError("--address is for a cluster engine such as --engine ray; the local engine runs on this machine")
+        super().__init__(workers, address)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def run(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
+        if self.workers == 1 or len(pairs) == 1:
+            worker = Worker(config_data, cache)
+            for pair in pairs:
+                yield worker.compare(pair)
+            return
+        # spawn, not fork: a forked copy of a process that already runs ONNX Runtime or torch threads can hang
+        self._pool = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(pairs)), mp_context=multiprocessing.get_context("spawn"),
+            initializer=init_process_worker, initargs=(config_data, cache),
+        )
+        for wave in waves(pairs, cache):
+            pending: dict[Future, BatchPair] = {self._pool.submit(compare_in_process, p): p for p in wave}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    pair = pending.pop(future)
+                    try:
+                        yield future.result()
+                    except Exception as exc:  # the worker process died (out of memory, killed)
+                        yield failed(pair, f"worker process failed: {type(exc).__name__}: {exc}")
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def available_engines() -> dict[str, type[BatchEngine]]:
+    """Built-in ``local`` plus every engine that installed plugins register."""
+    from conflictkit.registry import get_plugin_manager
+
+    engines: dict[str, type[BatchEngine]] = {"local": LocalEngine}
+
+    def register(cls: type[BatchEngine]) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, BatchEngine)):
+            raise UserError(f"{cls!r} is not a conflictkit.batch.engines.BatchEngine")
+        if cls.name in engines and engines[cls.name] is not cls:
+            raise UserError(f"batch engine {cls.name!r} is registered twice; uninstall one of the plugins")
+        engines[cls.name] = cls
+
+    get_plugin_manager().hook.register_batch_engines(register=register)
+    return engines
+
+
+def get_engine(name: str, workers: int | None, address: str | None) -> BatchEngine:
+    engines = available_engines()
+    if name not in engines:
+        hint = " (pip install ./backends/conflictkit-ray)" if name == "ray" else ""
+        raise UserError(f"unknown batch engine {name!r}; available: {', '.join(sorted(engines))}{hint}")
+    return engines[name](workers=workers, address=address)

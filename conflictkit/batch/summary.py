@@ -1,0 +1,95 @@
+"""The batch summary: one row per pair in ``summary.csv``, ``summary.json`` and a sortable ``summary.html``."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from conflictkit.batch.worker import PairOutcome
+from conflictkit.report.writer import atomic_write
+
+SUMMARY_SCHEMA = "conflictkit.batch-summary/1"
+COLUMNS = ("input", "reference", "status", "deviation", "missing", "added", "max_p_conflict", "top_reasons", "error", "folder")
+
+
+def summary_rows(outcomes: Sequence[PairOutcome]) -> list[dict]:
+    return [{
+        "input": o.input, "reference": o.reference, "status": o.status, "skipped": o.skipped,
+        "deviation": o.counts.get("deviation", 0), "missing": o.counts.get("missing", 0),
+        "added": o.counts.get("added", 0), "moved": o.counts.get("moved", 0),
+        "max_p_conflict": None if o.max_p_conflict is None else round(o.max_p_conflict, 3),
+        "top_reasons": o.top_reasons, "error": o.error, "folder": o.folder, "seconds": o.seconds,
+    } for o in outcomes]
+
+
+def render_csv(rows: list[dict]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(["; ".join(row[c]) if c == "top_reasons" else ("" if row[c] is None else row[c]) for c in COLUMNS])
+    return buffer.getvalue()
+
+
+def render_json(rows: list[dict]) -> str:
+    totals = {
+        "pairs": len(rows), "ok": sum(r["status"] == "ok" for r in rows), "failed": sum(r["status"] == "failed" for r in rows),
+        "skipped": sum(r["skipped"] for r in rows),
+        **{k: sum(r[k] for r in rows) for k in ("deviation", "missing", "added", "moved")},
+    }
+    return json.dumps({"schema": SUMMARY_SCHEMA, "totals": totals, "pairs": rows}, indent=2, ensure_ascii=False) + "\n"
+
+
+_STYLE = """body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;width:100%}
+th,td{border-bottom:1px solid #ddd;padding:.35em .6em;text-align:left;vertical-align:top}th{cursor:pointer;background:#f5f5f5;user-select:none}
+th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
+td.n{text-align:right;font-variant-numeric:tabular-nums}tr.failed td{background:#fff3f3}.err{color:#a00}"""
+# Sorts by the clicked column; numbers numerically (data-v), text alphabetically. No network, no library.
+_SCRIPT = """document.querySelectorAll('th').forEach((th,i)=>th.addEventListener('click',()=>{
+const tb=th.closest('table').tBodies[0],asc=th.getAttribute('aria-sort')!=='ascending';
+document.querySelectorAll('th').forEach(h=>h.removeAttribute('aria-sort'));th.setAttribute('aria-sort',asc?'ascending':'descending');
+const key=r=>{const c=r.cells[i],v=c.dataset.v;return v!==undefined?parseFloat(v):c.textContent.toLowerCase()};
+[...tb.rows].sort((a,b)=>{const x=key(a),y=key(b);return (x<y?-1:x>y?1:0)*(asc?1:-1)}).forEach(r=>tb.appendChild(r))}));"""
+
+
+def render_html(rows: list[dict]) -> str:
+    e = html.escape
+    body = []
+    for r in rows:
+        link = f'<a href="{e(quote(r["folder"]))}/report.html">{e(Path(r["input"]).name)}</a>' if r["status"] == "ok" else e(Path(r["input"]).name)
+        p = r["max_p_conflict"]
+        cells = [
+            f'<td title="{e(r["input"])}">{link}</td>', f'<td title="{e(r["reference"])}">{e(Path(r["reference"]).name)}</td>',
+            f"<td>{e(r['status'])}{' (unchanged)' if r['skipped'] else ''}</td>",
+            *(f'<td class="n" data-v="{r[k]}">{r[k]}</td>' for k in ("deviation", "missing", "added")),
+            f'<td class="n" data-v="{-1 if p is None else p}">{"" if p is None else f"{p:.2f}"}</td>',
+            f"<td>{e(', '.join(r['top_reasons']))}</td>",
+            f'<td class="err">{e(r["error"] or "")}</td>',
+        ]
+        body.append(f'<tr class="{e(r["status"])}">{"".join(cells)}</tr>')
+    failed = sum(r["status"] == "failed" for r in rows)
+    heads = "".join(f"<th>{h}</th>" for h in ("input", "reference", "status", "deviations", "missing", "added",
+                                               "max P(conflict)", "top reasons", "failure"))
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+        f"<title>conflictkit batch: {len(rows)} pairs</title><style>{_STYLE}</style></head><body>"
+        f"<h1>conflictkit batch</h1><p>{len(rows)} pairs, {failed} failed. Click a column to sort; "
+        "click a document to open its report.</p>"
+        f"<table><thead><tr>{heads}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"<script>{_SCRIPT}</script></body></html>\n"
+    )
+
+
+def write_summary(out_dir: Path, outcomes: Sequence[PairOutcome]) -> list[Path]:
+    rows = summary_rows(outcomes)
+    written = []
+    for name, content in (("summary.csv", render_csv(rows)), ("summary.json", render_json(rows)), ("summary.html", render_html(rows))):
+        atomic_write(out_dir / name, content)
+        written.append(out_dir / name)
+    return written

@@ -1,0 +1,92 @@
+"""One worker of a batch: an engine built once, then one comparison per pair, returned as files."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from conflictkit.batch.plan import BatchPair
+from conflictkit.errors import ConflictkitError
+
+REPORT_FORMATS = ("json", "md", "html")  # the pair's set; the summary page links to report.html
+TOP_REASONS = 3
+
+
+@dataclass
+class PairOutcome:
+    """What the summary keeps of one pair: counts, top reasons, the highest P(conflict), or why it failed."""
+
+    folder: str
+    reference: str
+    input: str
+    status: str = "ok"  # ok | failed
+    error: str | None = None
+    skipped: bool = False  # unchanged since an earlier run: its saved report set was kept
+    counts: dict[str, int] = field(default_factory=dict)
+    top_reasons: list[str] = field(default_factory=list)
+    max_p_conflict: float | None = None
+    seconds: float = 0.0
+    key: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairOutcome:
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+def summarize_report(report: dict) -> tuple[dict[str, int], list[str], float | None]:
+    """Counts per kind, the most frequent reason types, and the highest P(conflict) of a report."""
+    counts = Counter(f["kind"] for f in report["findings"])
+    reasons = Counter(r["type"] for f in report["findings"] for r in f.get("reasons") or [])
+    top = [f"{kind} ({n})" for kind, n in reasons.most_common(TOP_REASONS)]
+    p = max((f["p_conflict"] for f in report["findings"]), default=None)
+    return {k: counts.get(k, 0) for k in sorted({"deviation", "missing", "added", *counts})}, top, p
+
+
+class Worker:
+    """Builds the engine once from resolved config data; models load on the first pair that needs them."""
+
+    def __init__(self, config_data: dict, cache: bool = True) -> None:
+        from conflictkit.config import resolve
+        from conflictkit.engine import Engine
+        from conflictkit.store import get_store
+
+        self.engine = Engine(resolve(config_data, "batch config"), store=get_store(enabled=cache))
+
+    def compare(self, pair: BatchPair) -> tuple[PairOutcome, dict[str, str]]:
+        """Compare one pair; a bad document is this pair's failure with its one-line reason, never the batch's."""
+        from conflictkit.report.writer import render_files
+
+        started = time.perf_counter()
+        outcome = PairOutcome(folder=pair.folder, reference=pair.reference, input=pair.input)
+        try:
+            result = self.engine.compare(pair.reference, pair.input)
+            files = render_files(result, REPORT_FORMATS)
+        except ConflictkitError as exc:
+            outcome.status, outcome.error = "failed", str(exc)
+            files = {}
+        except Exception as exc:  # a bug on one pair must not sink the other thousand
+            outcome.status, outcome.error = "failed", f"unexpected failure: {type(exc).__name__}: {exc}"
+            files = {}
+        else:
+            outcome.counts, outcome.top_reasons, outcome.max_p_conflict = summarize_report(result.report)
+        outcome.seconds = round(time.perf_counter() - started, 4)
+        return outcome, files
+
+
+# One worker per process for process-pool engines: the pool's initializer builds it.
+_PROCESS_WORKER: Worker | None = None
+
+
+def init_process_worker(config_data: dict, cache: bool) -> None:
+    global _PROCESS_WORKER
+    _PROCESS_WORKER = Worker(config_data, cache)
+
+
+def compare_in_process(pair: BatchPair) -> tuple[PairOutcome, dict[str, str]]:
+    assert _PROCESS_WORKER is not None, "init_process_worker was not called"
+    return _PROCESS_WORKER.compare(pair)

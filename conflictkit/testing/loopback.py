@@ -1,0 +1,55 @@
+"""A fake HTTP API on 127.0.0.1, for fakes that answer ``handle(method, path, headers, raw)``."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Handle = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
+
+
+class LoopbackServer:
+    """Serves ``handle`` on a free port of 127.0.0.1, one thread per request; ``base_url`` for clients."""
+
+    def __init__(self, handle: Handle, name: str = "fake-api") -> None:
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(handle))
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name=name, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+
+def _handler_class(handle: Handle) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _serve(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            status, extra, content = handle(self.command, self.path, headers, raw)
+            try:
+                self.send_response(status)
+                for key, value in extra.items():
+                    self.send_header(key, value)
+                self.send_header("content-length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test): nothing to answer
+
+        do_POST = _serve
+        do_GET = _serve
+
+        def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
+            pass
+
+    return Handler

@@ -1,0 +1,92 @@
+"""The llm backends end to end through the CLI, against the fake on a loopback port."""
+
+import json
+
+import pytest
+import yaml
+
+from tests.cli.test_compare import assert_user_error, run
+from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
+
+
+@pytest.fixture
+def server(fake):
+    with fake.serve() as s:
+        yield s
+
+
+def write_config(tmp_path, server, *, judge=True, explainer=True, **llm):
+    options = {"model": "fake-model", "base_url": server.base_url, "backoff_s": 0.0, "max_retries": 2, **llm}
+    pipeline = dict(FAST_CONFIG["pipeline"])
+    if judge:
+        pipeline["judge"] = {"use": "cascade", "options": {"judges": [{"use": "legal-atoms"}, {"use": "llm", "options": options}]}}
+    if explainer:
+        pipeline["explainer"] = {"use": "llm", "options": options}
+    path = tmp_path / "llm.yaml"
+    path.write_text(yaml.safe_dump({"pipeline": pipeline}))
+    return path
+
+
+def test_the_cascade_and_the_explainer_end_to_end_and_a_rerun_sends_nothing(tmp_path, server, fake):
+    config = write_config(tmp_path, server)
+    out = tmp_path / "out"
+    proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["recommendations"] and report["summaries"] and report["explainer"]["model"] == "fake-model"
+    usage = json.loads((out / "params.json").read_text())["usage"]
+    assert 0 < usage["judge"]["llm"]["pairs_sent"] == usage["judge"]["pairs_per_judge"]["llm"]
+    assert usage["judge"]["llm"]["pairs_sent"] <= max(report["summary"]["clauses"].values())  # only the atoms judge's survivors
+    assert "summary:" in run("compare", REFERENCE, INPUT, "--config", config).stdout
+    requests = fake.count(None)
+    again = run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "again", "--no-cache")
+    assert again.returncode == 0 and fake.count(None) > requests  # --no-cache asks again
+    requests = fake.count(None)
+    assert run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "third").returncode == 0
+    assert fake.count(None) == requests
+
+
+def test_an_api_failure_after_retries_is_exit_1_and_writes_nothing(tmp_path, server, fake):
+    config = write_config(tmp_path, server, judge=False)
+    fake.storm(500, 1)
+    out = tmp_path / "out"
+    proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
+    assert proc.returncode == 1, proc.stderr
+    assert "server error (500) after 2 retries" in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_missing_key_is_a_configuration_error(tmp_path, server, fake):
+    config = write_config(tmp_path, server, base_url="https://llm.example.com/v1")
+    assert_user_error(run("compare", REFERENCE, INPUT, "--config", config, env={"OPENAI_API_KEY": ""}), "export OPENAI_API_KEY")
+    assert fake.count(None) == 0
+
+
+def test_explain_adds_explanations_to_a_saved_run(tmp_path, server, fake):
+    out = tmp_path / "run"
+    fast = tmp_path / "fast.yaml"
+    fast.write_text(yaml.safe_dump(FAST_CONFIG))
+    assert run("compare", REFERENCE, INPUT, "--config", fast, "--out", out, "--format", "html").returncode == 0
+    before = json.loads((out / "report.json").read_text())
+    config = write_config(tmp_path, server, judge=False)
+    proc = run("explain", out, "--config", config)
+    assert proc.returncode == 0, proc.stderr
+    after = json.loads((out / "report.json").read_text())
+    assert after["findings"] == before["findings"] and len(after["recommendations"]) == len(after["findings"])
+    assert "summary:" in (out / "report.md").read_text() and 'class="explanation"' in (out / "report.html").read_text()
+    requests = fake.count(None)
+    assert run("explain", out, "--config", config).returncode == 0
+    assert fake.count(None) == requests  # kept: same model, nothing asked again
+
+
+def test_explain_refuses_a_run_whose_documents_changed_or_a_config_without_explainer(tmp_path, server):
+    out = tmp_path / "run"
+    document = tmp_path / "input.md"
+    document.write_text(INPUT.read_text())
+    fast = tmp_path / "fast.yaml"
+    fast.write_text(yaml.safe_dump(FAST_CONFIG))
+    assert run("compare", REFERENCE, document, "--config", fast, "--out", out).returncode == 0
+    assert_user_error(run("explain", out), "has no pipeline.explainer")
+    document.write_text(INPUT.read_text() + "\nOne more clause.\n")
+    assert_user_error(run("explain", out, "--config", write_config(tmp_path, server, judge=False)), "changed since the run")
+    assert_user_error(run("explain", tmp_path / "nowhere"), "does not exist")

@@ -1,0 +1,3 @@
+"""The portfolio fixture of the batch tests."""
+
+from tests.batch.conftest import portfolio  # noqa: F401
