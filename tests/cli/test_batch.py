@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.cli.test_compare import assert_user_error, fast, run  # noqa: F401 (fixture)
+from tests.cli.test_compare import assert_user_error, run
 from tests.conftest import INPUT, REFERENCE
 
 

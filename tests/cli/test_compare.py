@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from conflictkit.testing.schemas import assert_valid
-from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
+from tests.conftest import INPUT, REFERENCE
 
 
 def run(*args, cwd=None, env=None):
@@ -18,13 +18,6 @@ def run(*args, cwd=None, env=None):
     full_env.pop("CONFLICTKIT_DEBUG", None)
     return subprocess.run([sys.executable, "-m", "conflictkit", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, env=full_env, timeout=1200)
-
-
-@pytest.fixture
-def fast(tmp_path):
-    path = tmp_path / "fast.yaml"
-    path.write_text(yaml.safe_dump(FAST_CONFIG))
-    return path
 
 
 def assert_user_error(proc, fragment):
