@@ -12,7 +12,7 @@ import hashlib
 import os
 from pathlib import Path, PurePath
 
-from conflictkit.errors import InputError, MissingDependencyError
+from conflictkit.errors import InputError, MissingDependencyError, plugin_install_hint
 from conflictkit.model import Clause, Document, DocumentSource
 from conflictkit.normalize import normalize
 from conflictkit.stages import LoadedText, Loader, Revision
@@ -110,7 +110,7 @@ def _loaders() -> list[type[Loader]]:
 def _missing_plugin(name: str, extension: str) -> MissingDependencyError:
     what, package = PLUGIN_FORMATS[extension]
     return MissingDependencyError(
-        f"{name}: reading {what} needs the {package} plugin: pip install -e backends/{package} (or pip install {package})"
+        f"{name}: reading {what} needs the {package} plugin: {plugin_install_hint(package)}"
     )
 
 

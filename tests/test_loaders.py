@@ -77,9 +77,9 @@ def test_word_and_pdf_without_their_plugins_name_the_install_command():
     from conflictkit.loaders import loader_for
 
     core = [TextLoader, MarkdownLoader]
-    with pytest.raises(MissingDependencyError, match="pip install -e backends/conflictkit-docx"):
+    with pytest.raises(MissingDependencyError, match="pip install ./backends/conflictkit-docx"):
         loader_for("contract.docx", b"PK\x03\x04....", core)
-    with pytest.raises(MissingDependencyError, match="pip install -e backends/conflictkit-pdf"):
+    with pytest.raises(MissingDependencyError, match="pip install ./backends/conflictkit-pdf"):
         loader_for("contract.pdf", b"%PDF-1.7", core)
     with pytest.raises(MissingDependencyError, match="conflictkit-pdf"):
         loader_for("download", b"%PDF-1.7", core)  # no extension: the content says PDF

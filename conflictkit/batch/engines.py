@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from conflictkit.batch.plan import BatchPair
 from conflictkit.batch.worker import PairOutcome, Worker, compare_in_process, init_process_worker
-from conflictkit.errors import UserError
+from conflictkit.errors import UserError, plugin_install_hint
 
 Result = tuple[PairOutcome, dict[str, str]]
 
@@ -113,6 +113,6 @@ def available_engines() -> dict[str, type[BatchEngine]]:
 def get_engine(name: str, workers: int | None, address: str | None) -> BatchEngine:
     engines = available_engines()
     if name not in engines:
-        hint = " (pip install ./backends/conflictkit-ray)" if name == "ray" else ""
+        hint = f" ({plugin_install_hint('conflictkit-ray')})" if name == "ray" else ""
         raise UserError(f"unknown batch engine {name!r}; available: {', '.join(sorted(engines))}{hint}")
     return engines[name](workers=workers, address=address)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +15,7 @@ from conflictkit.batch.plan import BatchPair, file_digest
 from conflictkit.batch.summary import write_summary
 from conflictkit.batch.worker import PairOutcome
 from conflictkit.errors import UserError
+from conflictkit.report.writer import REPORT_FILES, write_set
 from conflictkit.store import key_of
 
 ROW_FILE = "batch-row.json"  # in each pair's folder: its summary row and the key it was made under
@@ -76,23 +75,8 @@ def saved_outcome(out_dir: Path, pair: BatchPair, key: str | None) -> PairOutcom
 
 def write_pair_folder(out_dir: Path, outcome: PairOutcome, files: dict[str, str]) -> None:
     """Replace the pair's folder as a whole: a reader sees the old set or the new one, never a mix."""
-    target = out_dir / outcome.folder
-    tmp = Path(tempfile.mkdtemp(prefix=f".{outcome.folder}.", suffix=".tmp", dir=out_dir))
-    try:
-        for name, content in files.items():
-            (tmp / name).write_text(content, encoding="utf-8")
-        (tmp / ROW_FILE).write_text(json.dumps(outcome.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.chmod(tmp, 0o755)  # mkdtemp makes it 0700: colleagues must be able to open a shared report
-        old = None
-        if target.exists():
-            old = out_dir / f".{outcome.folder}.old-{os.getpid()}"
-            os.replace(target, old)
-        os.replace(tmp, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise UserError(f"cannot write {target}: {exc.strerror or exc}") from None
+    rows = {ROW_FILE: json.dumps(outcome.to_dict(), indent=2, ensure_ascii=False) + "\n"}
+    write_set(out_dir / outcome.folder, {**files, **rows}, lambda name: name in REPORT_FILES or name == ROW_FILE)
 
 
 def prepare_out_dir(out_dir: str | os.PathLike[str]) -> Path:

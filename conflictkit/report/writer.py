@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conflictkit.errors import MissingDependencyError, OutputError, UserError
+from conflictkit.errors import MissingDependencyError, OutputError, UserError, plugin_install_hint
 
 if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
@@ -273,7 +273,7 @@ def _report_docx(result: ComparisonResult) -> bytes:
         from conflictkit_docx.comments import report_docx
     except ModuleNotFoundError:
         raise MissingDependencyError("--format docx writes report.docx with the conflictkit-docx plugin: "
-                                     "pip install -e backends/conflictkit-docx (or pip install conflictkit-docx)") from None
+                                     + plugin_install_hint("conflictkit-docx")) from None
     return report_docx(result, result.input.document.data)
 
 

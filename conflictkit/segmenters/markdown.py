@@ -131,10 +131,11 @@ class _Walker:
     # -- containers -------------------------------------------------------------------------
     def _ordered_list_open(self, token, tokens, i) -> None:
         start = token.attrGet("start")
-        self.lists.append([int(start) if start is not None else 1, 1])
+        first = int(start) if start is not None else 1
+        self.lists.append([first, 1, first])
 
     def _bullet_list_open(self, token, tokens, i) -> None:
-        self.lists.append([0, 0])
+        self.lists.append([0, 0, 0])
 
     def _ordered_list_close(self, token, tokens, i) -> None:
         self.lists.pop()
@@ -142,9 +143,15 @@ class _Walker:
     _bullet_list_close = _ordered_list_close
 
     def _list_item_open(self, token, tokens, i) -> None:
-        number, ordered = self.lists[-1]
-        if ordered:  # markdown renders "1. 1. 1." as 1, 2, 3: the label is the rendered number
+        number, ordered, first = self.lists[-1]
+        if ordered:
             self.lists[-1][0] += 1
+            # The number as written is the clause's number (cross-references cite it, and a deleted
+            # clause must not renumber the rest), except in lazy lists that repeat the first number
+            # ("1. 1. 1."), which Markdown renders 1, 2, 3: there the rendered number is the label.
+            written = int(token.info) if token.info.isdigit() else None
+            if written is not None and not (written == first and number != first):
+                number = written
             label = Label(text=str(number), end=0, kind="decimal", parts=(number,))
         else:
             label = Label(text=token.markup, end=0, kind="bullet")

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UserError
+from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UserError, plugin_install_hint
 from conflictkit.store import Store, key_of
 
 from conflictkit_openai.options import LLMOptions
 
-INSTALL_HINT = "pip install ./backends/conflictkit-openai (it brings the openai SDK)"
+INSTALL_HINT = plugin_install_hint("conflictkit-openai") + " (it brings the openai SDK)"
 CACHE_NAMESPACE = "llm.answers"
 BACKOFF_CAP_S = 30.0
 

@@ -8,9 +8,9 @@ from typing import ClassVar
 
 from conflictkit.batch.engines import BatchEngine, Result, failed, waves
 from conflictkit.batch.plan import BatchPair
-from conflictkit.errors import MissingDependencyError, UserError
+from conflictkit.errors import MissingDependencyError, UserError, plugin_install_hint
 
-INSTALL_HINT = "pip install ./backends/conflictkit-ray (it brings ray)"
+INSTALL_HINT = plugin_install_hint("conflictkit-ray") + " (it brings ray)"
 
 
 def _ray():

@@ -112,4 +112,4 @@ def test_docx_without_its_plugin_names_the_install_command(tmp_path, fast):
     path = tmp_path / "contract.docx"
     path.write_bytes(DocxBuilder().paragraph("x").build())
     proc = run("compare", REFERENCE, path, "--config", fast, env={"CONFLICTKIT_LOAD_PLUGINS": ""})
-    assert_user_error(proc, "pip install -e backends/conflictkit-docx")
+    assert_user_error(proc, "pip install ./backends/conflictkit-docx")
