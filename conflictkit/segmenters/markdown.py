@@ -53,7 +53,9 @@ def is_markdown(document: Document) -> bool:
 def _parser():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    parser.core.ruler.disable(["inline", "text_join"])  # block structure is all we read: inline parsing is 60% of the time
+    return parser
 
 
 @dataclass
