@@ -101,7 +101,8 @@ def drop_quote_marks(text: str) -> str:
 
 def clause_text(span_text: str) -> str:
     """The compared text of a clause from its span in the original: flattened, without markup."""
-    return strip_markup(flat(drop_quote_marks(span_text)))
+    lines = normalize(span_text).text  # line breaks as the segmenter sees them (CRLF, U+2029) before quote marks go
+    return strip_markup(flat(drop_quote_marks(lines)))
 
 
 def markup_free(text: str) -> tuple[str, np.ndarray]:
