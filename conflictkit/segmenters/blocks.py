@@ -4,7 +4,9 @@ One pass over the lines, linear in the text. A block ends at a blank line or whe
 new block (a heading, a table row, a list marker, a numbering label, a signature field). A line
 that merely continues a hard-wrapped paragraph is joined to it: a label-like token at the start of
 a wrapped line ("... as set out in Section\\n4.2 of ...") starts a new block only when the line before
-it is closed (ends in . : ; or "; and") or short, or is indented differently.
+it is closed (ends in . : ; or "; and") or short, or is indented differently. Where blank lines
+separate the paragraphs (a soft :class:`Layout`, and every Markdown paragraph), a line break alone
+never ends a paragraph, so re-wrapping the text (one sentence per line) cannot change its blocks.
 """
 
 from __future__ import annotations
@@ -233,7 +235,8 @@ def _starts_block(prev: Line, line: Line, label: Label | None, first: bool, layo
     if line.content.startswith(": "):  # a definition-list value continues its term
         return False
     field = _FIELD.match(line.content)
-    if field and (_FIELD.match(prev.content) or (short_or_closed and (not layout.soft or _names_a_field(field.group())))):
+    if field and (_FIELD.match(prev.content)
+                  or (short_or_closed and (not layout.soft or _names_a_field(field.group())))):
         return True
     if first and is_title_line(prev.content) and not is_title_line(line.content):
         return True

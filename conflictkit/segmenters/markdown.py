@@ -54,7 +54,7 @@ def _parser():
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark", {"html": True}).enable("table")
-    parser.core.ruler.disable(["inline", "text_join"])  # block structure is all we read: inline parsing is 60% of the time
+    parser.core.ruler.disable(["inline", "text_join"])  # only block structure is read: inline is 60% of the time
     return parser
 
 

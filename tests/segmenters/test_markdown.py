@@ -169,7 +169,8 @@ def test_the_sample_rewrapped_one_sentence_per_line_has_no_findings(fast_config)
     assert result.report["summary"]["covered"] > 50
 
 
-_WRAP_BEFORE = re.compile(r"(?<=\S) (?=[a-z]{2,}\b(?![.):]))")  # before a lower-case word: never a label, field or marker
+# before a lower-case word: never a label, a field or a Markdown marker
+_WRAP_BEFORE = re.compile(r"(?<=\S) (?=[a-z]{2,}\b(?![.):]))")
 _BREAKS = ["\n", "\r\n", "\n    ", "\u2028", "\x85", "\x0b", "\x0c"]
 
 
