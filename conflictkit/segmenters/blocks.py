@@ -4,7 +4,9 @@ One pass over the lines, linear in the text. A block ends at a blank line or whe
 new block (a heading, a table row, a list marker, a numbering label, a signature field). A line
 that merely continues a hard-wrapped paragraph is joined to it: a label-like token at the start of
 a wrapped line ("... as set out in Section\\n4.2 of ...") starts a new block only when the line before
-it is closed (ends in . : ; or "; and") or short, or is indented differently.
+it is closed (ends in . : ; or "; and") or short, or is indented differently. Where blank lines
+separate the paragraphs (a soft :class:`Layout`, and every Markdown paragraph), a line break alone
+never ends a paragraph, so re-wrapping the text (one sentence per line) cannot change its blocks.
 """
 
 from __future__ import annotations
@@ -71,7 +73,10 @@ class Block:
 
 
 @dataclass
-class _Line:
+class Line:
+    """One line of the normalized text: where it starts and ends, its indentation (columns in the
+    original) and its content past indentation and quote marks."""
+
     start: int
     end: int
     indent: int
@@ -86,9 +91,9 @@ def _indent_in_original(original: str, pos: int) -> int:
     return sum(4 if c == "\t" else 1 for c in original[line_start:pos] if c.isspace())
 
 
-def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None = None) -> list[_Line]:
+def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None = None) -> list[Line]:
     """The lines of ``text``. Normalization strips indentation, so it is read back from the original."""
-    out: list[_Line] = []
+    out: list[Line] = []
     pos = 0
     n = len(text)
     while pos <= n:
@@ -104,17 +109,17 @@ def _lines(text: str, original: str | None = None, offsets: Sequence[int] | None
             cs += skip
         if original is not None and offsets is not None and end > pos:
             indent = _indent_in_original(original, int(offsets[pos]))
-        out.append(_Line(pos, end, indent, cs, body.rstrip(" ")))
+        out.append(Line(pos, end, indent, cs, body.rstrip(" ")))
         if nl < 0:
             break
         pos = nl + 1
     return out
 
 
-def _split_run_ons(lines: list[_Line], everywhere: bool) -> list[_Line]:
+def _split_run_ons(lines: list[Line], everywhere: bool) -> list[Line]:
     """Cut run-on lines before the numbered headings inside them: lines over ``RUN_ON_LINE``, or all lines
     ``everywhere`` (where line breaks are soft, a page run together and the same page re-wrapped must agree)."""
-    out: list[_Line] = []
+    out: list[Line] = []
     for line in lines:
         if line.content and (everywhere or len(line.content) > RUN_ON_LINE):
             pieces = _split_run_on(line.content_start, line.content, line.indent)
@@ -124,7 +129,7 @@ def _split_run_ons(lines: list[_Line], everywhere: bool) -> list[_Line]:
     return out
 
 
-def _split_run_on(start: int, content: str, indent: int) -> list[_Line]:
+def _split_run_on(start: int, content: str, indent: int) -> list[Line]:
     """Cut a run-on line (a whole page flattened by a converter) before each numbered heading in it.
 
     Only a label right after a sentence end and followed by a capitalised run-in title counts
@@ -132,15 +137,15 @@ def _split_run_on(start: int, content: str, indent: int) -> list[_Line]:
     in a cross-reference.
     """
     cuts = [m.end() for m in _RUN_ON_HEADING.finditer(content)]
-    pieces: list[_Line] = []
+    pieces: list[Line] = []
     for a, b in zip([0, *cuts], [*cuts, len(content)], strict=True):
         piece = content[a:b].rstrip(" ")
         if piece:
-            pieces.append(_Line(start + a, start + a + len(piece), indent if a == 0 else 0, start + a, piece))
+            pieces.append(Line(start + a, start + a + len(piece), indent if a == 0 else 0, start + a, piece))
     return pieces
 
 
-def _front_matter_end(lines: list[_Line]) -> int:
+def front_matter_end(lines: list[Line]) -> int:
     """Index of the first line after a YAML front matter block (``---`` ... ``---``), or 0."""
     if not lines or lines[0].content != "---" or lines[0].indent:
         return 0
@@ -184,7 +189,7 @@ class Layout:
     soft: bool = False
 
     @classmethod
-    def of(cls, lines: list[_Line]) -> Layout:
+    def of(cls, lines: list[Line]) -> Layout:
         lengths = sorted(len(line.content) for line in lines if line.content)
         if not lengths:
             return cls(True, 80)
@@ -192,7 +197,7 @@ class Layout:
         return cls(long_share < 0.05, lengths[int(0.9 * (len(lengths) - 1))], _blank_separated(lines))
 
 
-def _blank_separated(lines: list[_Line]) -> bool:
+def _blank_separated(lines: list[Line]) -> bool:
     """Whether blank lines separate the paragraphs: a count that re-wrapping the lines cannot change.
 
     Gaps (runs of blank lines between text) are compared with sentence ends: a document that puts a
@@ -211,7 +216,7 @@ def _blank_separated(lines: list[_Line]) -> bool:
     return gaps >= 2 and gaps >= BLANK_GAPS_PER_SENTENCE * ends
 
 
-def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, layout: Layout, para: bool,
+def _starts_block(prev: Line, line: Line, label: Label | None, first: bool, layout: Layout, para: bool,
                   block: Block) -> bool:
     """Whether ``line``, right under ``prev`` in ``block`` (open), starts a new block.
 
@@ -230,7 +235,8 @@ def _starts_block(prev: _Line, line: _Line, label: Label | None, first: bool, la
     if line.content.startswith(": "):  # a definition-list value continues its term
         return False
     field = _FIELD.match(line.content)
-    if field and (_FIELD.match(prev.content) or (short_or_closed and (not layout.soft or _names_a_field(field.group())))):
+    if field and (_FIELD.match(prev.content)
+                  or (short_or_closed and (not layout.soft or _names_a_field(field.group())))):
         return True
     if first and is_title_line(prev.content) and not is_title_line(line.content):
         return True
@@ -289,7 +295,7 @@ def scan(text: str, original: str | None = None, offsets: Sequence[int] | None =
     blocks: list[Block] = []
     paragraphs = Paragraphs(Layout.of(lines), blocks)
     in_fence = False
-    for line in lines[_front_matter_end(lines):]:
+    for line in lines[front_matter_end(lines):]:
         content = line.content
         if not content:
             paragraphs.close()
@@ -343,7 +349,7 @@ class Paragraphs:
         self.layout = layout
         self.out = out
         self.current: Block | None = None
-        self.prev: _Line | None = None
+        self.prev: Line | None = None
 
     def close(self) -> None:
         """End the open block, if any."""
@@ -351,7 +357,7 @@ class Paragraphs:
             self.out.append(self.current)
         self.current, self.prev = None, None
 
-    def add(self, line: _Line, marker: Label | None = None, marker_start: int = 0, marker_indent: int = 0) -> None:
+    def add(self, line: Line, marker: Label | None = None, marker_start: int = 0, marker_indent: int = 0) -> None:
         """Add a text line.
 
         ``marker``: a list marker already parsed, at ``marker_start`` and ``marker_indent`` columns
@@ -378,7 +384,7 @@ class Paragraphs:
                 current.lines += 1
         self.prev = line
 
-    def verbatim(self, line: _Line) -> None:
+    def verbatim(self, line: Line) -> None:
         """Add a line of code: kept with the open block, whatever it looks like."""
         end = line.content_start + len(line.content)
         if self.current is None:

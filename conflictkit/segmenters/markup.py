@@ -57,10 +57,10 @@ _STEPS: tuple[_Step, ...] = (
 
 
 def _needed(trigger: str, text: str) -> bool:
+    if len(trigger) == 1:
+        return text.endswith("#") if trigger == "#" else trigger in text
     if trigger == " :":
         return " :" in text
-    if trigger == "#":
-        return text.endswith("#")
     return any(c in text for c in trigger)
 
 
@@ -72,13 +72,21 @@ def _replace(m: re.Match[str], replacement: _Replacement) -> str:
     return replacement
 
 
+def _as_sub(replacement: _Replacement):
+    """The replacement in the form ``re.sub`` takes (no literal here holds a backslash)."""
+    return f"\\{replacement}" if isinstance(replacement, int) else replacement
+
+
+_SUBS = tuple((trigger, pattern, _as_sub(replacement)) for trigger, pattern, replacement in _STEPS)
+
+
 def strip_markup(text: str) -> str:
     """``text`` (already flattened) without markdown emphasis, links, heading marks, table pipes or HTML tags."""
     if not text:
         return text
-    for trigger, pattern, replacement in _STEPS:
-        if _needed(trigger, text):
-            text = pattern.sub(lambda m, r=replacement: _replace(m, r), text)
+    for trigger, pattern, replacement in _SUBS:
+        if trigger in text if len(trigger) == 1 and trigger != "#" else _needed(trigger, text):
+            text = pattern.sub(replacement, text)
             if pattern is _PIPES:
                 text = text.strip(" |")
     if "  " in text:
@@ -93,7 +101,8 @@ def drop_quote_marks(text: str) -> str:
 
 def clause_text(span_text: str) -> str:
     """The compared text of a clause from its span in the original: flattened, without markup."""
-    return strip_markup(flat(drop_quote_marks(span_text)))
+    lines = normalize(span_text).text  # line breaks as the segmenter sees them (CRLF, U+2029) before quote marks go
+    return strip_markup(flat(drop_quote_marks(lines)))
 
 
 def markup_free(text: str) -> tuple[str, np.ndarray]:

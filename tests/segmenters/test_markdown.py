@@ -169,7 +169,8 @@ def test_the_sample_rewrapped_one_sentence_per_line_has_no_findings(fast_config)
     assert result.report["summary"]["covered"] > 50
 
 
-_WRAP_BEFORE = re.compile(r"(?<=\S) (?=[a-z]{2,}\b(?![.):]))")  # before a lower-case word: never a label, field or marker
+# before a lower-case word: never a label, a field or a Markdown marker
+_WRAP_BEFORE = re.compile(r"(?<=\S) (?=[a-z]{2,}\b(?![.):]))")
 _BREAKS = ["\n", "\r\n", "\n    ", "\u2028", "\x85", "\x0b", "\x0c"]
 
 
@@ -229,3 +230,17 @@ def test_common_paper_csa_versions_have_no_bare_headings_and_no_markup_in_findin
         assert not re.search(r"</?span|class=|&[a-z]+;", shown), finding["id"]
     headings = {q["heading"] for f in findings for q in (f["reference"], f["input"]) if q}
     assert "USING THIS AGREEMENT" not in headings  # every clause is headed by its own section
+
+
+_MARKDOWN_PIECES = ["1. ", "1. ## ", "    ", "\t", "- ", "* ", "+ ", "> ", "# ", "## ", "===", "---", "| a | b |",
+                    "|---|---|", "```", "~~~", "<span class=\"x\">", "</span>", "<div>", "&amp;", "&nbsp;", "**",
+                    "(a) ", "1.1 ", "Name:", '"Term" means ', "Fees. ", "shall pay", "\n", "\n\n", "\r\n", "\u2028",
+                    "\x0b", "\x0c", "\u2029", "---\ntitle: x\n---\n", "x" * 20]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_MARKDOWN_PIECES) | st.text(max_size=6), max_size=50))
+def test_any_markdown_segments_with_exact_spans(pieces):
+    clauses = segment("".join(pieces), "any.md")
+    ids = {c.id for c in clauses}
+    assert all(c.text and (c.parent is None or c.parent in ids) for c in clauses)
