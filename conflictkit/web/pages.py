@@ -22,10 +22,15 @@ def _when(timestamp: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
 
 
-def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: int, error: str | None = None) -> str:
-    """The upload form (documents and config preset) and the list of past comparisons."""
+def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: int, error: str | None = None,
+         unavailable: dict[str, str] | None = None) -> str:
+    """The upload form (documents and the presets that can run here) and the list of past comparisons."""
     alert = f'<p class="error" role="alert" id="error">{esc(error)}</p>' if error else ""
     options = "".join(f'<option value="{esc(key)}">{esc(label)}</option>' for key, label in presets)
+    if unavailable:
+        options += '<optgroup label="cannot run on this server">' + "".join(
+            f'<option disabled title="{esc(why)}">{esc(name)}: {esc(why)}</option>' for name, why in sorted(unavailable.items())
+        ) + "</optgroup>"
     form = (
         f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
         '<label>Reference document (template, previous version) <input type="file" name="reference" required></label>'
