@@ -74,7 +74,7 @@ def compare(reference: str, input: str, config_path: str | None, out_dir: str | 
     """
     from conflictkit.config import load_config
     from conflictkit.engine import Engine
-    from conflictkit.progress import TerminalProgress
+    from conflictkit.progress import StepTimes, TerminalProgress
     from conflictkit.report.writer import write_outputs
     from conflictkit.store import get_store
 
@@ -85,7 +85,7 @@ def compare(reference: str, input: str, config_path: str | None, out_dir: str | 
         raise UserError("--format html writes report.html: give --out DIR")
     config = load_config(config_path)
     documents = read_documents(reference, input, config.limits.max_document_bytes)
-    progress = TerminalProgress()
+    progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
         result = engine.compare(reference, input) if documents is None else engine.compare_documents(*documents)
