@@ -70,6 +70,12 @@ class Component(ABC):
         """Load models, open clients. Called once by the engine before any work; idempotent."""
         self._warm = True
 
+    def unavailable(self) -> str | None:
+        """Why this backend cannot run here (a dependency, a model or a key missing), found without loading
+        anything; None when nothing is known to be missing. The review app offers only presets whose
+        backends all return None; :meth:`warm_up` stays the final word."""
+        return None
+
     @property
     def fingerprint(self) -> str:
         """Identifies this backend and its options in cache keys and params.json."""

@@ -30,7 +30,7 @@ def run_compare() -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR", "CONFLICTKIT_DEBUG")}
     env["NO_COLOR"] = "1"
     proc = subprocess.run([sys.executable, "-m", "conflictkit", *COMMAND, "--no-cache"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"conflictkit {' '.join(COMMAND)} failed ({proc.returncode}): {proc.stderr.strip()}")
     return proc.stdout
@@ -51,7 +51,7 @@ def rendered_block(output: str) -> str:
 
 
 def updated_readme(readme: str, output: str) -> str:
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
+    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
     if not pattern.search(readme):
         raise SystemExit(f"README.md has no {START} ... {END} block")
     return pattern.sub(lambda _: rendered_block(output), readme)

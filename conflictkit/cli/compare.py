@@ -78,7 +78,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     """
     from conflictkit.config import load_config
     from conflictkit.engine import Engine
-    from conflictkit.progress import TerminalProgress
+    from conflictkit.progress import StepTimes, TerminalProgress
     from conflictkit.report.escape import sanitize_controls
     from conflictkit.report.writer import write_outputs
     from conflictkit.store import get_store
@@ -94,7 +94,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
         raise UserError(f"--format {fmt} writes report.{fmt}: give --out DIR")
     config = load_config(config_path)
     documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
-    progress = TerminalProgress()
+    progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
         if revisions:

@@ -64,9 +64,14 @@ def serve(host: str, port: int, config_path: str | None, token: str | None, max_
         if token is None:
             raise UserError(f"binding {host} makes the app reachable from other machines; give --token or set CONFLICTKIT_TOKEN")
         click.echo(f"conflictkit: warning: serving on {host}, reachable from other machines; every request needs the token", err=True)
+    from conflictkit.web.app import preset_availability
+
+    availability = preset_availability(list_presets())  # the form offers only presets that can run here
     settings = Settings(
         db_path=db_path or cache_dir() / "reviews.sqlite", config_path=config_path, token=token,
-        max_upload_bytes=int(max_upload_mb * 1_000_000), host=host, presets=list_presets(), workers=workers,
+        max_upload_bytes=int(max_upload_mb * 1_000_000), host=host, workers=workers,
+        presets=[name for name, why in availability.items() if why is None],
+        unavailable={name: why for name, why in availability.items() if why is not None},
     )
     app = create_app(settings)
     sock = _bind(host, port)

@@ -47,7 +47,10 @@ def verify(document: Path, extractions: Path, fmt: str) -> int:
             problems.append((n, f"{_name(n, item)}: {exc}"))
     if problems:
         raise InputError(_problems(str(extractions), [p for _, p in sorted(problems)]))
-    click.echo(_as_json(str(document), results) if fmt == "json" else _as_table(results))
+    from conflictkit.report.escape import json_for_terminal, sanitize_controls
+
+    # Labels and details quote the caller's file and the document: shown, never obeyed by the terminal.
+    click.echo(json_for_terminal(_as_json(str(document), results)) if fmt == "json" else sanitize_controls(_as_table(results)))
     return EXIT_OK if all(r.grounded for r in results) else EXIT_FINDINGS
 
 

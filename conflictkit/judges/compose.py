@@ -89,6 +89,9 @@ class _Composite(Judge):
         for judge in self.judges:
             judge.use_store(store)
 
+    def unavailable(self) -> str | None:
+        return next((f"{judge.name}: {why}" for judge in self.judges if (why := judge.unavailable())), None)
+
     def warm_up(self) -> None:
         if self._warm:
             return

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 # A line start that opens a block: a start sentinel put before it would stop the block from parsing.
-_BLOCK_PREFIX = re.compile(r"[ \t]{0,3}(?:#{1,6}(?:[ \t]+|$)|>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+|\|[ \t]*)*", re.M)
+_BLOCK_PREFIX = re.compile(r"[ \t]{0,3}(?:#{1,6}(?:[ \t]+|$)|>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+|\|[ \t]*)*", re.MULTILINE)
 # Lines that must hold nothing else: a table's delimiter row, a thematic break, a setext underline, a fence.
 _SYNTAX_LINE = re.compile(r"[ \t]*(?:\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?|[-*_=]{3,}|`{3,}.*|~{3,}.*)[ \t]*")
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)")

@@ -53,6 +53,35 @@ class Settings:
     host: str = "127.0.0.1"
     presets: list[str] = field(default_factory=list)
     workers: int = 1
+    unavailable: dict[str, str] = field(default_factory=dict)
+    """Presets that cannot run here, with why: shown in the form, not offered."""
+
+
+def unavailable_reason(config: Config) -> str | None:
+    """Why a configuration cannot run on this machine (a backend's dependency, model or key missing), or None.
+
+    Builds the backends (cheap: options are validated, nothing is loaded) and asks each.
+    """
+    try:
+        engine = Engine(config)
+    except ConflictkitError as exc:
+        return str(exc)
+    for stage, component in engine.components.items():
+        problem = component.unavailable() if component is not None else None
+        if problem:
+            return f"{stage} {component.name}: {problem}"
+    return None
+
+
+def preset_availability(names: list[str]) -> dict[str, str | None]:
+    """Each preset's :func:`unavailable_reason` (a preset that does not load names why)."""
+    out: dict[str, str | None] = {}
+    for name in names:
+        try:
+            out[name] = unavailable_reason(load_config(name))
+        except ConflictkitError as exc:
+            out[name] = str(exc)
+    return out
 
 
 def list_presets() -> list[str]:
@@ -94,11 +123,19 @@ class App:
         return [(DEFAULT_KEY, label)] + [(f"preset:{n}", n) for n in self.settings.presets]
 
     def config_for(self, key: str) -> Config:
+        """The configuration chosen in the form, checked to run here before any job starts."""
         if key == DEFAULT_KEY:
-            return self.default_config
-        if key.startswith("preset:") and key[7:] in self.settings.presets:
-            return load_config(key[7:])
-        raise ConflictkitError(f"unknown configuration {key!r}; choose one from the list")
+            config = self.default_config
+        elif key.startswith("preset:") and key[7:] in self.settings.unavailable:
+            raise ConflictkitError(f"preset {key[7:]!r} cannot run on this server: {self.settings.unavailable[key[7:]]}")
+        elif key.startswith("preset:") and key[7:] in self.settings.presets:
+            config = load_config(key[7:])
+        else:
+            raise ConflictkitError(f"unknown configuration {key!r}; choose one from the list")
+        problem = unavailable_reason(config)
+        if problem:
+            raise ConflictkitError(f"this configuration cannot run on this server: {problem}")
+        return config
 
     # -- routes ---------------------------------------------------------------------------------
 
@@ -106,7 +143,8 @@ class App:
         return HTMLResponse(self._home())
 
     def _home(self, error: str | None = None) -> str:
-        return pages.home(self.choices(), self.reviews.list(), self.settings.max_upload_bytes, error)
+        return pages.home(self.choices(), self.reviews.list(), self.settings.max_upload_bytes, error,
+                          unavailable=self.settings.unavailable)
 
     async def compare(self, request: Request) -> Response:
         """One input: a comparison. Several inputs, or a .zip of them: a batch against the one reference."""

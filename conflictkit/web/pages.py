@@ -23,10 +23,15 @@ def _when(timestamp: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
 
 
-def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: int, error: str | None = None) -> str:
-    """The upload form (documents and config preset) and the list of past comparisons."""
+def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: int, error: str | None = None,
+         unavailable: dict[str, str] | None = None) -> str:
+    """The upload form (documents and the presets that can run here) and the list of past comparisons."""
     alert = f'<p class="error" role="alert" id="error">{esc(error)}</p>' if error else ""
     options = "".join(f'<option value="{esc(key)}">{esc(label)}</option>' for key, label in presets)
+    if unavailable:
+        options += '<optgroup label="cannot run on this server">' + "".join(
+            f'<option disabled title="{esc(why)}">{esc(name)}: {esc(why)}</option>' for name, why in sorted(unavailable.items())
+        ) + "</optgroup>"
     extensions = accepted_extensions()
     accept = esc(",".join(extensions))
     form = (

@@ -1,8 +1,8 @@
 """The CLI as a user runs it: a subprocess, real exit codes, stderr, files on disk."""
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 
@@ -215,7 +215,7 @@ def test_escape_sequences_in_a_document_never_reach_the_terminal(fast, tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", proc.stdout), fmt
         assert "x1b" in proc.stdout  # shown as text (backslash-escaped again in Markdown)
-    code, out = run_on_tty("compare", REFERENCE, hostile, "--config", fast)
+    _, out = run_on_tty("compare", REFERENCE, hostile, "--config", fast)
     assert "\x1b]0;" not in out and "\x1b[2J" not in out and "\x9b" not in out
     proc = run("compare", REFERENCE, hostile, "--config", fast, "--format", "json")
     assert not re.search("[\x00-\x1f\x7f-\x9f]", proc.stdout.replace("\n", ""))

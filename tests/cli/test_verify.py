@@ -145,3 +145,14 @@ def test_exit_codes_from_a_real_process(files):
     assert json.loads(proc.stdout)["results"][0]["status"] == "not_found"
     bad = subprocess.run([sys.executable, "-m", "conflictkit", "verify", doc, doc], capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2 and bad.stdout == "" and "not valid JSON" in bad.stderr
+
+
+def test_labels_and_quotes_cannot_drive_the_terminal(capsys, files):
+    hostile = cite("Customer shall not pay late fees.", "fees\x1b]0;owned\x07\x1b[2J\x9b31m")
+    code, out, _ = run(capsys, *files([hostile, {"label": "q\x1b[31m", "quote": "nowhere \x1b[2J to be found"}]))
+    assert code == 3
+    assert "\x1b" not in out and "\x9b" not in out and "\x07" not in out
+    assert "\\x1b]0;owned" in out
+    code, out, _ = run(capsys, *files([hostile]), "--format", "json")
+    assert "\x1b" not in out and "\x9b" not in out
+    assert json.loads(out)["results"][0]["label"] == hostile["label"]  # JSON keeps the value exact

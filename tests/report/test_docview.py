@@ -8,7 +8,12 @@ from html.parser import HTMLParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conflictkit.report.docview import _markdown, event, plain_text_of, render_markdown_document
+from conflictkit.report.docview import (
+    _markdown,
+    event,
+    plain_text_of,
+    render_markdown_document,
+)
 from conflictkit.report.html import render_html
 from tests.conftest import INPUT, REFERENCE
 

@@ -220,3 +220,16 @@ def test_stored_redlines_render_the_same_as_computed_ones(small_report):
     assert [f.get("redline") is not None for f in stored["findings"]] == [True, True, False, False]
     assert "redline" not in report["findings"][0]  # the original is left alone
     assert render_html(stored, ref, inp) == render_html(report, ref, inp)
+
+
+def test_rendered_documents_are_reused_only_for_the_same_report_and_texts(small_report):
+    from conflictkit.report.html import render_panes
+
+    report, ref, inp = small_report
+    texts = {"reference": ref, "input": inp}
+    first = render_panes(report, texts)
+    assert render_panes(report, texts) is first  # kept: the documents do not depend on decisions
+    fewer = {**report, "findings": report["findings"][:1]}
+    assert render_panes(fewer, texts).count('class="hl ') < first.count('class="hl ')
+    renamed = {**report, "reference": {**report["reference"], "path": "other.md"}}
+    assert "other.md" in render_panes(renamed, texts)

@@ -49,3 +49,20 @@ def test_document_markup_is_shown_not_rendered():
     for tag in ("<script", "<img", "<a ", "<strong", "<b>"):
         assert tag not in html, tag
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_samples_report_md_has_one_section_and_one_quote_per_cited_clause():
+    from conflictkit.config import resolve
+    from conflictkit.engine import Engine
+    from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
+
+    result = Engine(resolve(FAST_CONFIG)).compare(str(REFERENCE), str(INPUT))
+    texts = {"reference": REFERENCE.read_text(encoding="utf-8"), "input": INPUT.read_text(encoding="utf-8")}
+    md = render_markdown(result.report, texts)
+    findings = result.report["findings"]
+    assert block_types(md).count("heading_open") == len(findings) + 1
+    assert block_types(md).count("blockquote_open") == sum((f["reference"] is not None) + (f["input"] is not None) for f in findings)
+    html = MD.render(md)
+    assert "<strong>" not in html and "<em>" not in html  # the contracts' own **bold** shows as written
+    assert html.count("<s>") >= sum(1 for f in findings if f["kind"] == "deviation")
+    assert "[6021" not in md and "line 84" in md  # lines, not offsets

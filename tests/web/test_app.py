@@ -167,3 +167,43 @@ def test_word_pdf_and_html_uploads_are_read_and_their_text_shown(make_client):
     shown = client.get(f"/comparisons/{state['comparison']}").text
     assert "1.1 &quot;Affiliate&quot; means" in shown or "1.1 \"Affiliate\" means" in shown  # the extracted text, numbering included
     assert "document.write" not in shown and "w:t" not in shown
+
+
+def test_the_form_offers_only_presets_that_can_run_here(make_client, tmp_path, monkeypatch):
+    from conflictkit.web.app import list_presets, preset_availability
+
+    presets = tmp_path / "presets"
+    presets.mkdir()
+    (presets / "needs-a-plugin.yaml").write_text("version: 1\npipeline:\n  judge: {use: not-installed-here}\n")
+    monkeypatch.setenv("CONFLICTKIT_CONFIGS", str(presets))
+    availability = preset_availability(list_presets())
+    assert availability["fast"] is None
+    assert "not-installed-here" in availability["needs-a-plugin"]
+    client = make_client(presets=[n for n, why in availability.items() if why is None],
+                         unavailable={n: why for n, why in availability.items() if why})
+    home = client.get("/").text
+    assert '<option value="preset:fast">fast</option>' in home
+    assert 'value="preset:needs-a-plugin"' not in home  # not offered...
+    assert '<option disabled title="' in home and "needs-a-plugin: " in home  # ...but shown, with why
+    ref, inp = sample_pair()
+    refused = upload(client, (ref.name, ref.read_bytes()), (inp.name, inp.read_bytes()), config="preset:needs-a-plugin")
+    assert refused.status_code == 400 and "cannot run on this server" in refused.text
+    assert client.app.conflictkit.runner.live == {}  # refused before any job started
+
+
+def test_rename_and_delete_api(make_client, reviews):
+    ref, inp = "1. A shall pay.\n", "1. A may pay.\n"
+    cid = reviews.add("r.md", "i.md", ref, inp, make_report(ref, inp, [("deviation", "A shall pay.", "A may pay.", [])]), "")
+    reviews.decide(cid, "F0001", "accepted", "ok")
+    client = make_client()
+    url = f"/api/comparisons/{cid}"
+    assert client.post(url, json={"name": "  Round   2  "}).json() == {"id": cid, "name": "Round 2"}
+    assert "Round 2" in client.get("/").text and "Round 2 · conflictkit" in client.get(f"/comparisons/{cid}").text
+    assert client.post(url, json={"name": "   "}).status_code == 400
+    assert client.post(url, json={"name": 3}).status_code == 400
+    assert client.post(url, content=b'{"name": "x"}', headers={"content-type": "text/plain"}).status_code == 415
+    assert client.post("/api/comparisons/0123456789abcdef", json={"name": "x"}).status_code == 404
+    assert client.delete(url).json() == {"deleted": cid}
+    assert client.delete(url).status_code == 404
+    assert reviews.get(cid) is None and reviews.decisions(cid) == {}
+    assert client.get(f"/comparisons/{cid}").status_code == 404

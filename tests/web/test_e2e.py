@@ -3,7 +3,6 @@ restart the server and find the decision kept; export the review and open it off
 
 from __future__ import annotations
 
-
 import pytest
 
 from conflictkit.testing import browser

@@ -34,6 +34,11 @@ class IsaacusBackend:
             self.client = IsaacusClient.from_options(self.options, http_client=self._http_client)
         super().warm_up()  # type: ignore[misc]
 
+    def unavailable(self) -> str | None:
+        if not (self.options.api_key or os.environ.get("ISAACUS_API_KEY")):
+            return "no Isaacus API key (set ISAACUS_API_KEY)"
+        return None
+
     def _client(self) -> IsaacusClient:
         if self.client is None:
             raise ConfigError(f"{self.name} {self.stage}: call warm_up() before using it")  # type: ignore[attr-defined]

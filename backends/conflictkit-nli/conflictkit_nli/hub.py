@@ -102,6 +102,21 @@ def resolve_model(model: str, patterns: list[str] | None = None) -> Path:
     return download(repo_id, patterns)
 
 
+def local_model_problem(model: str) -> str | None:
+    """Why ``model`` cannot be loaded without the network when the hub is off limits; None when it can be (or may be downloaded)."""
+    try:
+        local = Path(model).expanduser()
+        if local.is_dir():
+            return None if (local / "config.json").is_file() else f"model directory {local} has no config.json"
+        if local.is_absolute() or model.startswith((".", "~")) or model.count("/") > 1:
+            return f"model directory {model} does not exist"
+        if offline() and cached_snapshot(preset_repo(model)) is None:
+            return f"model {preset_repo(model)!r} is not downloaded (conflictkit models pull {preset_repo(model)})"
+    except Exception as exc:  # noqa: BLE001 - a missing huggingface_hub and the like: say so, do not crash the form
+        return f"cannot check model {model!r}: {exc}"
+    return None
+
+
 def download(repo_id: str, patterns: list[str] | None = None) -> Path:
     """Fetch ``repo_id`` into the standard hub cache; a one-line error when the hub cannot be reached."""
     hub = _hub()

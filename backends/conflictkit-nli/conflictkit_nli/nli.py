@@ -74,6 +74,11 @@ class NLIJudge(Judge):
         self.labels: dict[str, int] = {}
         self.counts = {"pairs": 0, "model_inputs": 0, "windowed_pairs": 0}
 
+    def unavailable(self) -> str | None:
+        from conflictkit_nli.hub import local_model_problem
+
+        return local_model_problem(self.options.model)
+
     def warm_up(self) -> None:
         if self._warm:
             return

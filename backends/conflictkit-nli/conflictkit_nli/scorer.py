@@ -38,6 +38,11 @@ class CrossEncoderScorer(Scorer):
         self.classifier: PairClassifier | None = None
         self.scored = 0
 
+    def unavailable(self) -> str | None:
+        from conflictkit_nli.hub import local_model_problem
+
+        return local_model_problem(self.options.model)
+
     def warm_up(self) -> None:
         if self._warm:
             return

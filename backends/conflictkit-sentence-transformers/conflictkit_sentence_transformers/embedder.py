@@ -53,6 +53,24 @@ class SentenceTransformersEmbedder(Embedder):
         super().__init__(options)
         self._model = None
 
+    def unavailable(self) -> str | None:
+        import importlib.util
+
+        if importlib.util.find_spec("sentence_transformers") is None:
+            return f"sentence-transformers is not installed ({INSTALL_HINT})"
+        path = resolve_model_path(self.options.model)
+        if Path(path).is_dir() or not os.environ.get("HF_HUB_OFFLINE"):
+            return None
+        try:  # offline, a hub id loads only from the local Hugging Face cache
+            from huggingface_hub import try_to_load_from_cache
+
+            repo = path if "/" in path else f"sentence-transformers/{path}"
+            if isinstance(try_to_load_from_cache(repo, "config.json"), str):
+                return None
+        except ImportError:
+            pass
+        return f"model {self.options.model!r} is not a local directory nor in the Hugging Face cache, and HF_HUB_OFFLINE is set"
+
     def warm_up(self) -> None:
         if self._model is not None:
             return

@@ -53,7 +53,10 @@
             document.title = "Comparison failed · conflictkit";
             return;
           }
-          document.getElementById("stage").textContent = state.stage + (state.total ? " " + state.done + "/" + state.total : "");
+          // The step as the engine names it ("load ...", "embed", "judge"), its count, and the time so far.
+          var elapsed = Math.max(0, Math.round(Date.now() / 1000 - state.started));
+          document.getElementById("stage").textContent = state.stage + (state.total > 1 ? " " + state.done + "/" + state.total : "")
+            + " · " + elapsed + " s";
           var bar = document.getElementById("progress");
           if (state.total) { bar.max = state.total; bar.value = state.done; } else { bar.removeAttribute("value"); }
           setTimeout(poll, 300);
