@@ -149,7 +149,8 @@ class IsaacusClient:
     def _patiently(self, call: Callable[[], T], progress: _Progress) -> T:
         """One call, retried through rate limits until the budget is spent; other errors are final."""
         isaacus = _import_sdk()
-        for attempt in range(1_000_000):
+        attempt = 0
+        while True:
             with self.limit.slot():
                 if progress.stopped.is_set():
                     raise BackendError("Isaacus API: stopped after another request failed")
@@ -164,7 +165,7 @@ class IsaacusClient:
                     self.limit.succeeded()
                     return result
             self._wait_out(delay, progress)
-        raise AssertionError("unreachable")
+            attempt += 1
 
     def _wait_out(self, delay: float, progress: _Progress) -> None:
         now = time.monotonic()
@@ -175,9 +176,9 @@ class IsaacusClient:
             progress.stopped.set()
             raise BackendError(
                 f"Isaacus API rate limit (429) still hit after {spent:.1f} s of backing off (rate_limit_budget "
-                f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered "
-                f"and cached, at most {max(1, int(self.limit.lowest))} in flight; run again to send only the rest, "
-                "or raise rate_limit_budget in the config"
+                f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered, "
+                f"at most {max(1, int(self.limit.lowest))} in flight at the end; run again to send only the rest "
+                "(answers are cached as they arrive), or raise rate_limit_budget in the config"
             )
         progress.stopped.wait(delay)
 

@@ -93,7 +93,7 @@ def test_a_rerun_after_a_failure_resends_no_answered_request(served, fake, tmp_p
     store = Store(tmp_path / "c.sqlite")
     fake.rate_limit(2, retry_after=0.05)
     budget = isaacus_config(rate_limit_budget=0.01, judge={"batch_size": 4})  # gives up at the first 429
-    with pytest.raises(BackendError, match="answered and cached"):
+    with pytest.raises(BackendError, match="requests of this step answered"):
         compare(budget, store)
     first = answered(fake)
     assert first
