@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
 
 FORMATS = ("json", "md", "html")
-# Every file a report set may hold (report.docx and anything added later included), so an earlier
-# set in --out is recognised as one and replaced whole, while a folder holding other files is refused.
-REPORT_FILES = frozenset({"report.json", "pairs.json", "params.json", "report.md", "report.html", "report.docx", "report.txt"})
+# Every file a report set may hold (report.docx: the Word output), so an earlier set in --out is
+# recognised as one and replaced whole, while a folder holding other files is refused.
+REPORT_FILES = frozenset({"report.json", "pairs.json", "params.json", "report.md", "report.html", "report.docx"})
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
