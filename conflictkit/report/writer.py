@@ -70,7 +70,8 @@ def _write_temp(target: Path, content: str | bytes) -> Path:
     data = content.encode("utf-8") if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(prefix=".ck-", suffix=".tmp", dir=target.parent)
     try:
-        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600: a colleague could not open the report
+        if hasattr(os, "fchmod"):  # mkstemp makes 0600: a colleague could not open the report
+            os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
