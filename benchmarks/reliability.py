@@ -323,6 +323,29 @@ def _serve_rofs(tmp: Path) -> Outcome:
         return expect_error(proc, 2, "reviews.sqlite")
 
 
+@case("output", "Ctrl-C (SIGINT) in the middle of a comparison with --out",
+      "exit 130 and no --out, nothing beside it (or, had it finished, exit 0 and the whole set)")
+def _interrupt(tmp: Path) -> Outcome:
+    import signal
+
+    out = tmp / "out"
+    big = tmp / "big.md"
+    big.write_text(INPUT.read_text() * 8)
+    env = {**os.environ, **cache_env(tmp)}
+    proc = subprocess.Popen([sys.executable, "-m", "conflictkit", "compare", REFERENCE, big, "--config", fast_config(tmp),
+                             "--out", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=600)
+    beside = sorted(p.name for p in tmp.iterdir() if p.name.startswith(".ck-"))
+    whole = out.is_dir() and {p.name for p in out.iterdir()} == REPORT_SET
+    ok = not beside and "Traceback" not in err and (
+        (proc.returncode == 130 and not out.exists()) or (proc.returncode == 0 and whole))
+    return Outcome(ok, f"exit {proc.returncode}: {err.strip().splitlines()[-1] if err.strip() else '(nothing on stderr)'}; "
+                       f"--out {'whole' if whole else 'absent' if not out.exists() else 'partial'}; "
+                       f"{len(beside)} staging folders left")
+
+
 # ---- the cache ---------------------------------------------------------------------------
 
 
@@ -354,6 +377,18 @@ def _cache_corrupt(tmp: Path) -> Outcome:
     return Outcome(ok, f"{warned} warning(s) over the 4 runs after the damage: {len(aside)} file moved aside, "
                        f"{entries} damaged entries recomputed; "
                        f"the 4 runs after: {'silent' if all(not p.stderr.strip() for p in again) else 'warned again'}")
+
+
+@case("cache", "two comparisons at once on one cold cache", "both exit 0 with the same findings; no warning")
+def _cache_parallel(tmp: Path) -> Outcome:
+    env = {**os.environ, **cache_env(tmp)}
+    args = [sys.executable, "-m", "conflictkit", "compare", REFERENCE, INPUT, "--config", fast_config(tmp), "--format", "json"]
+    procs = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    results = [p.communicate(timeout=600) for p in procs]
+    codes = [p.returncode for p in procs]
+    same = all(code == 0 for code in codes) and json.loads(results[0][0])["findings"] == json.loads(results[1][0])["findings"]
+    warned = sum(err.count("warning") for _, err in results)
+    return Outcome(same and warned == 0, f"exits {codes}; same findings: {same}; {warned} warnings")
 
 
 def _timed_compare(config: Path, cache: Path) -> float:
@@ -472,7 +507,7 @@ def _storm_forever(tmp: Path) -> Outcome:
     with fake_isaacus() as (fake, env):
         fake.rate_limit(1, retry_after=0.05)
         proc = _isaacus(tmp, env, (REFERENCE, INPUT), "c", "--out", out, budget=1.0)
-    return expect_error(proc, 1, "requests of this step answered and cached", clean=lambda: not out.exists())
+    return expect_error(proc, 1, "requests of this step answered", clean=lambda: not out.exists())
 
 
 @case("isaacus", "a re-run after a failed run (issue 14.7)", "the re-run completes and re-sends no answered request")

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
 
 FORMATS = ("json", "md", "html", "docx")
-# Every file a report set may hold (report.docx and anything added later included), so an earlier
-# set in --out is recognised as one and replaced whole, while a folder holding other files is refused.
-REPORT_FILES = frozenset({"report.json", "pairs.json", "params.json", "report.md", "report.html", "report.docx", "report.txt"})
+# Every file a report set may hold (report.docx: the Word output), so an earlier set in --out is
+# recognised as one and replaced whole, while a folder holding other files is refused.
+REPORT_FILES = frozenset({"report.json", "pairs.json", "params.json", "report.md", "report.html", "report.docx"})
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -70,7 +70,8 @@ def _write_temp(target: Path, content: str | bytes) -> Path:
     data = content.encode("utf-8") if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(prefix=".ck-", suffix=".tmp", dir=target.parent)
     try:
-        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600: a colleague could not open the report
+        if hasattr(os, "fchmod"):  # mkstemp makes 0600: a colleague could not open the report
+            os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -7,7 +7,8 @@ SDK's models, which is how the tests keep the fake API honest. Retries of server
 timeouts (with the SDK's backoff) come from the options. A rate limit (429) is never a failure by
 itself: the request waits (``retry-after`` honoured, else jittered exponential backoff), the
 number in flight is lowered adaptively (:mod:`conflictkit_isaacus.ratelimit`), and only after
-``rate_limit_budget`` seconds of backing off does the call give up, saying how far it got. Each
+``rate_limit_budget`` seconds of backing off with no answer does the call give up, saying how far
+it got. Each
 answer is handed to ``on_answer`` as it arrives, so callers cache it even when a later request
 fails. Every failure becomes one :mod:`conflictkit.errors` error with a line that says what to
 do; a failed request aborts the whole call, so no caller ever sees a partial answer.
@@ -131,6 +132,7 @@ class IsaacusClient:
                 on_answer(i, result)
             with progress.lock:
                 progress.answered += 1
+                progress.stalled_since = None  # an answer: the storm is being ridden, the budget starts again
             return result
 
         if len(calls) <= 1 or self.max_concurrency == 1:
@@ -149,7 +151,8 @@ class IsaacusClient:
     def _patiently(self, call: Callable[[], T], progress: _Progress) -> T:
         """One call, retried through rate limits until the budget is spent; other errors are final."""
         isaacus = _import_sdk()
-        for attempt in range(1_000_000):
+        attempt = 0
+        while True:
             with self.limit.slot():
                 if progress.stopped.is_set():
                     raise BackendError("Isaacus API: stopped after another request failed")
@@ -164,20 +167,21 @@ class IsaacusClient:
                     self.limit.succeeded()
                     return result
             self._wait_out(delay, progress)
-        raise AssertionError("unreachable")
+            attempt += 1
 
     def _wait_out(self, delay: float, progress: _Progress) -> None:
         now = time.monotonic()
         with progress.lock:
-            progress.first_limited = progress.first_limited or now
-            spent = now - progress.first_limited
+            if progress.stalled_since is None:
+                progress.stalled_since = now
+            spent = now - progress.stalled_since
         if spent + delay > self.rate_limit_budget:
             progress.stopped.set()
             raise BackendError(
-                f"Isaacus API rate limit (429) still hit after {spent:.1f} s of backing off (rate_limit_budget "
-                f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered "
-                f"and cached, at most {max(1, int(self.limit.lowest))} in flight; run again to send only the rest, "
-                "or raise rate_limit_budget in the config"
+                f"Isaacus API rate limit (429) still hit after {spent:.1f} s of backing off with no answer (rate_limit_budget "
+                f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered, "
+                f"{max(1, int(self.limit.limit))} in flight at the end; run again to send only the rest "
+                "(answers are cached as they arrive), or raise rate_limit_budget in the config"
             )
         progress.stopped.wait(delay)
 
@@ -279,7 +283,7 @@ class _Progress:
 
     total: int
     answered: int = 0
-    first_limited: float | None = None  # when the first 429 of this run arrived
+    stalled_since: float | None = None  # the first 429 since the last answer
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopped: threading.Event = field(default_factory=threading.Event)
 

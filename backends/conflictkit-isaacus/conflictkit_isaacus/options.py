@@ -29,7 +29,7 @@ class IsaacusOptions(Options):
     max_retries: int = Field(2, ge=0, le=10, description="retries on 408/409/429/5xx, timeouts and connection errors")
     max_concurrency: int = Field(6, ge=1, le=64, description="requests in flight at once")
     rate_limit_budget: float = Field(
-        300.0, gt=0, description="seconds a step may spend backing off from rate limits (429) before it gives up"
+        300.0, gt=0, description="seconds of rate limits (429) with no request answered before a step gives up"
     )
     prices: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_PRICES), description="USD per 1M input tokens, by model")
     strict_responses: bool = Field(False, description="fail on any response that does not match the SDK's models (tests)")

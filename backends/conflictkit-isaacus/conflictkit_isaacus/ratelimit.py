@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 BACKOFF_BASE = 0.5  # seconds before the first retry when the server advertises nothing
 BACKOFF_CAP = 20.0  # longest wait between two tries of one request
-RETRY_AFTER_CAP = 120.0  # a server asking for longer is waited for in steps of this, never blindly
+RETRY_AFTER_CAP = 120.0  # a longer ask is waited out in steps of this, one try after each
 
 
 class AdaptiveLimit:

@@ -5,6 +5,7 @@ and a re-run sends no request that was already answered."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,7 @@ def test_a_comparison_completes_under_a_storm(served, fake, tmp_path, every):
 
 def test_persistent_429_gives_up_after_the_budget_saying_how_far_it_got(served, fake, tmp_path):
     fake.rate_limit(1, retry_after=0.02)  # every request refused
-    with pytest.raises(BackendError, match=r"rate limit \(429\) still hit after [\d.]+ s of backing off "
+    with pytest.raises(BackendError, match=r"rate limit \(429\) still hit after [\d.]+ s of backing off with no answer "
                                            r"\(rate_limit_budget 0.1 s\): 0 of 1 requests of this step answered"):
         compare(isaacus_config(rate_limit_budget=0.1), Store(tmp_path / "c.sqlite"))
     assert fake.count(None, status=429) >= 3  # it did back off and retry before giving up
@@ -93,7 +94,7 @@ def test_a_rerun_after_a_failure_resends_no_answered_request(served, fake, tmp_p
     store = Store(tmp_path / "c.sqlite")
     fake.rate_limit(2, retry_after=0.05)
     budget = isaacus_config(rate_limit_budget=0.01, judge={"batch_size": 4})  # gives up at the first 429
-    with pytest.raises(BackendError, match="answered and cached"):
+    with pytest.raises(BackendError, match="requests of this step answered"):
         compare(budget, store)
     first = answered(fake)
     assert first
@@ -113,3 +114,16 @@ def test_the_mnda_pair_completes_with_429_on_every_second_request(served, fake, 
     result = compare(isaacus_config(), Store(tmp_path / "c.sqlite"), old, new)
     assert fake.count(None, status=429) > 10
     assert result.report["summary"]["judged_pairs"] > 0
+
+
+def test_the_budget_counts_only_time_without_an_answer(make, fake):
+    """A long step that keeps getting answers through a storm never gives up, however long it takes."""
+    from conflictkit_isaacus.embedder import IsaacusEmbedder
+
+    embedder = make(IsaacusEmbedder, max_concurrency=1, batch_size=1, rate_limit_budget=0.3)
+    fake.rate_limit(2, retry_after=0.05)
+    started = time.monotonic()
+    vectors = embedder.embed([f"clause number {n} of the agreement" for n in range(16)])
+    assert vectors.shape[0] == 16
+    assert fake.count("/embeddings", status=429) >= 15
+    assert time.monotonic() - started > 0.3  # longer than the budget in all, never that long without an answer

@@ -62,6 +62,7 @@ def test_a_missing_model_is_a_clear_error(tmp_path):
         e.warm_up()
 
 
+@pytest.mark.slow
 def test_an_unknown_model_id_exits_2(tmp_path):
     """Offline, an id that is not in the Hugging Face cache is a user error like any other missing model."""
     import os
