@@ -6,7 +6,7 @@ import pytest
 
 pytestmark = pytest.mark.model
 pytest.importorskip("torch")
-pytest.importorskip("rank_bm25")
+pytest.importorskip("scipy")
 
 REFERENCE = """1. Termination. The Customer may terminate this Agreement on thirty (30) days written notice.
 
