@@ -3,9 +3,10 @@
     python benchmarks/scale_bench.py [--configs fast,hybrid,offline] [--sizes 100,1000,...] [--cap offline=3000]
                                      [--samples] [--out benchmarks/results/scale.md]
 
-Each comparison runs cold (no cache) in its own process on a synthetic document of N numbered
+Each comparison runs cold (an empty cache) in its own process on a synthetic document of N numbered
 one-line clauses and an edited version of it (``benchmarks/scale_docs.py``: about 5% of the
-clauses changed, deleted, inserted or reworded), so peak RSS is that comparison's alone. Sizes
+clauses changed, deleted, inserted or reworded), so peak RSS is that comparison's alone; as in a
+first run of the CLI, the input's unchanged clauses take their vectors from the per-text cache. Sizes
 over ``limits.max_clauses`` are run too and show the refusal. ``--samples`` adds whole-process
 timings of the bundled samples: ``--version``, cold and warm ``compare`` per config, and the
 ratio of each config's warm run to ``--config fast``'s, measured side by side in one run.
@@ -30,7 +31,8 @@ SAMPLES = (ROOT / "samples/reference-saas-agreement.md", ROOT / "samples/input-v
 
 # One comparison in a fresh interpreter: prints its figures as JSON on stdout.
 _CHILD = """
-import json, resource, sys, time
+import json, resource, sys, tempfile, time
+from pathlib import Path
 sys.path.insert(0, {bench!r})
 from scale_docs import as_text, document, edited
 from conflictkit.config import load_config, resolve, config_data
@@ -47,7 +49,7 @@ if overrides:
 clauses = document(n)
 reference, input = document_from_text(as_text(clauses), f"ref-{{n}}.txt"), document_from_text(as_text(edited(clauses)), f"inp-{{n}}.txt")
 started = time.perf_counter()
-engine = Engine(config, store=Store.disabled())
+engine = Engine(config, store=Store(Path(tempfile.mkdtemp()) / "cache.sqlite"))  # empty: a first run
 try:
     result = engine.compare_documents(reference, input)
 except ConflictkitError as exc:

@@ -36,6 +36,16 @@ def cosine_blocks(left: np.ndarray, right: np.ndarray) -> RowBlocks:
     return lambda start, stop: left[start:stop] @ right.T
 
 
+def cosine_at(left: np.ndarray, right: np.ndarray, rows: np.ndarray, cols: np.ndarray, chunk: int = 50_000) -> np.ndarray:
+    """Cosine similarities of given (row, column) cells, ``chunk`` cells at a time (two gathered
+    vectors per cell would otherwise take cells x dimensions x 8 bytes at once)."""
+    out = np.zeros(rows.size)
+    for start in range(0, rows.size, chunk):
+        r, c = rows[start : start + chunk], cols[start : start + chunk]
+        out[start : start + chunk] = np.einsum("ij,ij->i", left[r], right[c])
+    return out
+
+
 def operative_indices(document: IndexedDocument) -> list[int]:
     """Positions of the clauses worth pairing: operative clauses and definitions."""
     return [i for i, c in enumerate(document.clauses) if c.filtered is None or c.kind == "definition"]

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-HEAVY = ("torch", "transformers", "onnxruntime", "sentence_transformers", "isaacus", "rank_bm25", "bm25s", "tokenizers")
+HEAVY = ("torch", "transformers", "onnxruntime", "sentence_transformers", "isaacus", "rank_bm25", "bm25s", "tokenizers", "scipy")
 
 # Runs the CLI in a fresh interpreter and writes the top-level names of every module it imported.
 _PROBE = """

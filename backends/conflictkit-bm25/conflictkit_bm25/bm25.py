@@ -95,24 +95,29 @@ class BM25Index:
         # queries of one side against the other side's corpus, each row divided by its self-score
         self._ref_queries = _normalized_queries(ref.counts, _self_scores(inp, ref))
         self._inp_queries = _normalized_queries(inp.counts, _self_scores(ref, inp))
-        self._inp_weights_t = inp.weights.T.tocsr()  # vocabulary x input clauses
-        self._inp_queries_t = self._inp_queries.T.tocsr()
+        self._inp_weights_by_term = inp.weights.tocsc()  # column slices: the terms a block of queries uses
+        self._inp_queries_by_term = self._inp_queries.tocsc()
         self._ref_weights = ref.weights
         self._inp_weights = inp.weights
 
     def rows(self, start: int, stop: int) -> np.ndarray:
         """Relevance of reference texts ``start:stop`` against every input text."""
-        forward = (self._ref_queries[start:stop] @ self._inp_weights_t).toarray()
-        backward = (self._ref_weights[start:stop] @ self._inp_queries_t).toarray()
-        return (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
+        forward = _scores(self._ref_queries[start:stop], self._inp_weights_by_term)
+        backward = _scores(self._ref_weights[start:stop], self._inp_queries_by_term)
+        both = np.clip(forward, 0.0, 1.0)
+        both += np.clip(backward, 0.0, 1.0)
+        both /= 2.0
+        return np.ascontiguousarray(both.T)
 
-    def at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """Relevance of given (reference, input) cells, without any dense row."""
-        if rows.size == 0:
-            return np.zeros(0)
-        forward = np.asarray(self._ref_queries[rows].multiply(self._inp_weights[cols]).sum(axis=1)).ravel()
-        backward = np.asarray(self._inp_queries[cols].multiply(self._ref_weights[rows]).sum(axis=1)).ravel()
-        return (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
+    def at(self, rows: np.ndarray, cols: np.ndarray, chunk: int = 50_000) -> np.ndarray:
+        """Relevance of given (reference, input) cells, without any dense row, ``chunk`` cells at a time."""
+        out = np.zeros(rows.size)
+        for start in range(0, rows.size, chunk):
+            r, c = rows[start : start + chunk], cols[start : start + chunk]
+            forward = np.asarray(self._ref_queries[r].multiply(self._inp_weights[c]).sum(axis=1)).ravel()
+            backward = np.asarray(self._inp_queries[c].multiply(self._ref_weights[r]).sum(axis=1)).ravel()
+            out[start : start + chunk] = (np.clip(forward, 0.0, 1.0) + np.clip(backward, 0.0, 1.0)) / 2.0
+        return out
 
 
 def _self_scores(corpus: _Side, queries: _Side) -> np.ndarray:
@@ -127,6 +132,19 @@ def _self_scores(corpus: _Side, queries: _Side) -> np.ndarray:
     # a term's contribution counts once per occurrence in the query, hence the leading tf
     terms = tf * idf * tf * (k1 + 1) / (tf + k1 * length_norm)
     return np.bincount(counts.row, weights=terms, minlength=queries.size)
+
+
+def _scores(block, corpus_by_term) -> np.ndarray:
+    """(corpus x block) dot products of a sparse block of rows with every corpus row.
+
+    Only the terms the block uses take part, and the block is made dense over those terms:
+    a sparse matrix times a dense one is one pass over the corpus's entries, where a product of
+    two sparse matrices with a nearly dense result would build that result entry by entry.
+    """
+    used = np.unique(block.indices)
+    if used.size == 0:
+        return np.zeros((corpus_by_term.shape[0], block.shape[0]))
+    return np.asarray(corpus_by_term[:, used].tocsr() @ block[:, used].T.toarray())  # C-ordered dense: 4x faster
 
 
 def _normalized_queries(counts, self_scores: np.ndarray):

@@ -23,7 +23,7 @@ from pydantic import Field
 from conflictkit.errors import ConfigError
 from conflictkit.model import CandidatePair, IndexedDocument
 from conflictkit.retrievers.blocks import RowBlocks, top_k_of_groups, top_k_rows_and_columns
-from conflictkit.retrievers.cosine import cosine_blocks, operative_indices, operative_vectors
+from conflictkit.retrievers.cosine import cosine_at, cosine_blocks, operative_indices, operative_vectors
 from conflictkit.stages import Options, Retriever
 from conflictkit_bm25.bm25 import BM25Index, BM25Params, _sparse
 
@@ -129,7 +129,7 @@ class HybridRetriever(Retriever):
         lexical = BM25Index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], o.bm25)
         rankers = {"bm25": lexical.rows, "cosine": cosine_blocks(ref_vectors, inp_vectors)}
         rows, cols, fused = sparse_rrf(rankers, o.weights.model_dump(), n, m, o.k, o.rrf_k)
-        cosine = np.einsum("ij,ij->i", ref_vectors[rows], inp_vectors[cols]).astype(np.float64)
+        cosine = cosine_at(ref_vectors, inp_vectors, rows, cols)
         bm25 = lexical.at(rows, cols)
         # fusion never pairs clauses only because nothing else is there: one ranker must find the pair plausible
         plausible = ((cosine >= o.min_cosine) | (bm25 >= o.min_bm25)) & (fused > 1e-12)
