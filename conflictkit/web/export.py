@@ -46,7 +46,7 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     lines = [
         f"# Review: {_md(comparison.input_name)} vs {_md(comparison.reference_name)}", "",
         f"Compared {time.strftime('%Y-%m-%d %H:%M', time.localtime(comparison.created))}; "
-        + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "covered")) + ".", "",
+        + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "moved", "covered")) + ".", "",
         "| Finding | Kind | P(conflict) | Decision | Note |", "|---|---|---|---|---|",
     ]
     for f in findings:
