@@ -12,7 +12,7 @@ from conflictkit.segmenters.labels import parse_label
 
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"\d+(?:[.,/-]\d+)*")
-_EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")  # single-star emphasis; "**" and "__" go first
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 
 
@@ -22,8 +22,13 @@ def text_key(text: str) -> str:
     Clause texts are already typographically normalized; this key also drops what renumbering,
     re-bulleting and re-wrapping change, so two clauses with one key say the same words.
     """
-    lines = [_without_labels(_SPACE.sub(" ", line).strip()) for line in _EMPHASIS.sub("", _TAG.sub("", text)).splitlines()]
-    return _SPACE.sub(" ", " ".join(lines)).strip()
+    if "<" in text:
+        text = _TAG.sub("", text)
+    text = text.replace("**", "").replace("__", "")
+    if "*" in text:
+        text = _EMPHASIS.sub("", text)
+    lines = [_without_labels(" ".join(line.split())) for line in text.splitlines()]
+    return " ".join(line for line in lines if line)
 
 
 def _without_labels(line: str) -> str:
@@ -37,8 +42,8 @@ def _without_labels(line: str) -> str:
 
 
 def joined_key(keys: list[str]) -> str:
-    """The key of several clauses read as one text, from their keys."""
-    return text_key(" ".join(keys))
+    """The key of several clauses read as one text, from their keys (already free of labels and markup)."""
+    return " ".join(key for key in keys if key)
 
 
 def clause_source(document: Document, clause: Clause) -> str:

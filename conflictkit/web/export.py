@@ -56,7 +56,7 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     out = [
         f"# Review: {md(comparison.reference_name)} -> {md(comparison.input_name)}", "",
         f"Compared {time.strftime('%Y-%m-%d %H:%M', time.localtime(comparison.created))}; "
-        + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "covered")) + ".", "",
+        + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "moved", "covered")) + ".", "",
     ]
     if findings:
         out += ["| Finding | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|"]

@@ -30,8 +30,10 @@ def test_a_split_paragraph_that_says_the_same_gives_nothing(fast_config):
 def test_a_split_with_a_change_is_one_deviation_citing_both_pieces(fast_config):
     split = AGREEMENT.replace(CONFIDENTIALITY, "Each party shall keep the other party's Confidential Information secret.\n\n"
                               "It may use it only to perform this Agreement and for any other purpose.")
-    findings = compare(fast_config, AGREEMENT, split)["findings"]
+    report = compare(fast_config, AGREEMENT, split)
+    findings = report["findings"]
     assert [f["kind"] for f in findings] == ["deviation"]
+    assert report["summary"]["judged_runs"] == 1  # the run is judged once on its concatenated text
     quote = findings[0]["input"]
     assert [s["clause_id"] for s in quote["spans"]] and len(quote["spans"]) == 2
     assert quote["start"] == quote["spans"][0]["start"] and quote["end"] == quote["spans"][-1]["end"]
