@@ -80,15 +80,15 @@ def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Differe
                 ctx = f"^{re.escape(a.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*"
                 mr = re.search(ctx, quote_r, re.I)
                 mi = re.search(f"^{re.escape(b.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*", quote_i, re.I)
-                diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
-                                        f"whose {key[0]}: {a.key} -> {b.key}"))
+                x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
+                diffs.append(Difference("party", "party", x, y, f"'{x}' -> '{y}': another party's"))
                 return True
             prep = f"\\s+{key[1]}" if key[1] else ""
             ctx = f"{key[0]}\\w*{prep}\\s+(?:the\\s+)?"
             mr = re.search(ctx + re.escape(a.text) + "$", quote_r, re.I)
             mi = re.search(ctx + re.escape(b.text) + "$", quote_i, re.I)
-            diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
-                                    f"{key[0]} {key[1]}: {a.key} -> {b.key}"))
+            x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
+            diffs.append(Difference("party", "party", x, y, f"'{x}' -> '{y}': another party in the same role"))
             return True
     return False
 
