@@ -56,14 +56,14 @@ def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[D
     for a, b in _take(r, i, lambda a, b: a.key == b.key and a.group == b.group):
         if family == "exception" and a.group in _TAILED and _tails_differ(ref.text, a, inp.text, b):
             diffs.append(Difference("exception", "exception", _tail(ref.text, a), _tail(inp.text, b),
-                                    f"{a.key}: a different exception or condition"))
+                                    f"'{_tail(ref.text, a)}' -> '{_tail(inp.text, b)}': a different exception or condition"))
     if family == "scope":
         _compare_quantifiers(ref, inp, r, i, diffs)
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         weight = "quantity" if a.group == "quantity" else ("qualifier" if family == "qualifier" else family)
         if family == "qualifier" and a.group in _MINOR_QUALIFIERS:
             weight = "qualifier_minor"
-        diffs.append(Difference(family, weight, a.text, b.text, f"{a.group}: {a.key} -> {b.key}"))
+        diffs.append(Difference(family, weight, a.text, b.text, f"'{a.text}' -> '{b.text}'"))
     for atoms, side in ((_absent(r, inp, family), "reference"), (_absent(i, ref, family), "input")):
         for a in atoms:
             weight = _presence_weight(family, a.group)
@@ -79,7 +79,7 @@ def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[D
                 continue
             quote, other_quote = _with_head(here.text, a, other.text)
             ref_q, inp_q = (quote, other_quote) if side == "reference" else (other_quote, quote)
-            diffs.append(Difference(family, weight, ref_q, inp_q, f"{a.key!r} only in the {side}"))
+            diffs.append(Difference(family, weight, ref_q, inp_q, f"'{quote}' only in the {side}"))
 
 
 _ABLE = {"prior": r"\b(?:earlier|previous|preceding)\b",  # "prior agreements" / "earlier agreements"
@@ -186,4 +186,4 @@ def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: l
                 continue
             quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
             ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)
-            diffs.append(Difference("scope", "scope", ref_q, inp_q, f"{a.text!r} {' '.join(nouns)} only in the {side}"))
+            diffs.append(Difference("scope", "scope", ref_q, inp_q, f"'{quote}' only in the {side}: the other clause names something narrower"))

@@ -16,9 +16,9 @@ def _compare_dates(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) 
     r, i = ref.of("date"), inp.of("date")
     _take(r, i, lambda a, b: a.key == b.key)
     for a, b in _take(r, i, lambda a, b: True):
-        diffs.append(Difference("date", "date", a.text, b.text, f"{a.key} -> {b.key}"))
-    diffs += [Difference("date", "date_presence", a.text, None, "date only in the reference") for a in _absent(r, inp, "date")]
-    diffs += [Difference("date", "date_presence", None, b.text, "date only in the input") for b in _absent(i, ref, "date")]
+        diffs.append(Difference("date", "date", a.text, b.text, f"date changed: '{a.text}' -> '{b.text}'"))
+    diffs += [Difference("date", "date_presence", a.text, None, f"'{a.text}' only in the reference") for a in _absent(r, inp, "date")]
+    diffs += [Difference("date", "date_presence", None, b.text, f"'{b.text}' only in the input") for b in _absent(i, ref, "date")]
 
 
 def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:

@@ -12,6 +12,10 @@ from conflictkit.judges.atoms.text import lowered
 from conflictkit.lexicon import Lexicon
 
 
+_WHAT = {"money": "amount", "percent": "percentage", "duration": "period", "count": "number",
+         "multiple": "multiple", "frequency": "frequency", "currency": "currency"}
+
+
 def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
     """The number with its comparator and direction: "within 14 days after"."""
     end = max(atom.end, int(atom.attr("dir_end", "0")))
@@ -27,18 +31,18 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
             if x != y:
                 weight = "comparator" if x and y else "comparator_presence"
                 diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
-                                        f"{what} changed: {x or 'none'} -> {y or 'none'}"))
+                                        f"{what} changed: '{_cmp_quote(ref, a)}' -> '{_cmp_quote(inp, b)}'"))
     _take(r, i, lambda a, b: _yearly(a.key) == _yearly(b.key))  # "2%" == "2% per annum": a rate is yearly unless said
     # "99.9% of the time in each calendar month" == "99.9% per calendar month": the period said apart
     for a, b in _take(r, i, lambda a, b: a.group == b.group == "percent" and _per(a.key, ref, b.key, inp)):
         for clause, left in ((ref, r), (inp, i)):
             left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
-        diffs.append(Difference("number", "number", a.text, b.text, f"{a.group} changed"))
+        diffs.append(Difference("number", "number", a.text, b.text, f"{_WHAT.get(a.group, a.group)} changed: '{a.text}' -> '{b.text}'"))
     for a in _absent(r, inp, "number"):
-        diffs.append(Difference("number", _number_presence(a), a.text, None, f"{a.group} only in the reference"))
+        diffs.append(Difference("number", _number_presence(a), a.text, None, f"{_WHAT.get(a.group, a.group)} '{a.text}' only in the reference"))
     for b in _absent(i, ref, "number"):
-        diffs.append(Difference("number", _number_presence(b), None, b.text, f"{b.group} only in the input"))
+        diffs.append(Difference("number", _number_presence(b), None, b.text, f"{_WHAT.get(b.group, b.group)} '{b.text}' only in the input"))
 
 
 _FREQ_OF = {"/month": "frequency:12/year", "/year": "frequency:1/year", "/quarter": "frequency:4/year",

@@ -29,14 +29,14 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
     if gone and len(r) == len(i):
         replaced = next((b for b in i if sum(x.key == b.key for x in i) > sum(x.key == b.key for x in r)), None)
         if replaced is not None:
-            diffs.append(Difference("party", "party", gone[0].text, replaced.text, f"{gone[0].key} -> {replaced.key}"))
+            diffs.append(Difference("party", "party", gone[0].text, replaced.text, f"'{gone[0].text}' -> '{replaced.text}'"))
             return
     if gone and new:
-        diffs.append(Difference("party", "party", gone[0].text, new[0].text, f"{gone[0].key} -> {new[0].key}"))
+        diffs.append(Difference("party", "party", gone[0].text, new[0].text, f"'{gone[0].text}' -> '{new[0].text}'"))
     elif gone:
-        diffs.append(Difference("party", "party_presence", gone[0].text, None, f"{gone[0].key} only in the reference"))
+        diffs.append(Difference("party", "party_presence", gone[0].text, None, f"'{gone[0].text}' named only in the reference"))
     else:
-        diffs.append(Difference("party", "party_presence", None, new[0].text, f"{new[0].key} only in the input"))
+        diffs.append(Difference("party", "party_presence", None, new[0].text, f"'{new[0].text}' named only in the input"))
 
 
 _ROLE_BEFORE = re.compile(r"([a-z]{3,})\s+(?:(by|to|from|for|against|with|of)\s+)?(?:the\s+)?$")
@@ -80,15 +80,15 @@ def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Differe
                 ctx = f"^{re.escape(a.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*"
                 mr = re.search(ctx, quote_r, re.I)
                 mi = re.search(f"^{re.escape(b.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*", quote_i, re.I)
-                diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
-                                        f"whose {key[0]}: {a.key} -> {b.key}"))
+                x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
+                diffs.append(Difference("party", "party", x, y, f"'{x}' -> '{y}': another party's"))
                 return True
             prep = f"\\s+{key[1]}" if key[1] else ""
             ctx = f"{key[0]}\\w*{prep}\\s+(?:the\\s+)?"
             mr = re.search(ctx + re.escape(a.text) + "$", quote_r, re.I)
             mi = re.search(ctx + re.escape(b.text) + "$", quote_i, re.I)
-            diffs.append(Difference("party", "party", mr.group() if mr else a.text, mi.group() if mi else b.text,
-                                    f"{key[0]} {key[1]}: {a.key} -> {b.key}"))
+            x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
+            diffs.append(Difference("party", "party", x, y, f"'{x}' -> '{y}': another party in the same role"))
             return True
     return False
 

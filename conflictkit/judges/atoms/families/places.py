@@ -21,18 +21,18 @@ def _compare_places(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference],
     _take(r, i, lambda a, b: a.key == b.key and a.group == b.group)
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         kind = _PLACE_TYPES[a.group]
-        diffs.append(Difference(kind, kind if kind != "scope" else "scope", a.text, b.text, f"{a.key} -> {b.key}"))
+        diffs.append(Difference(kind, kind if kind != "scope" else "scope", a.text, b.text, f"'{a.text}' -> '{b.text}'"))
     _take(r, i, lambda a, b: a.key == b.key)  # same place, role read differently: wording, not meaning
-    diffs += [Difference(_PLACE_TYPES[a.group], "place_presence", a.text, None, f"{a.key} only in the reference")
+    diffs += [Difference(_PLACE_TYPES[a.group], "place_presence", a.text, None, f"'{a.text}' only in the reference")
               for a in _absent(r, inp, "place") if not _encloses(a.key, ref, inp, parents)]
-    diffs += [Difference(_PLACE_TYPES[b.group], "place_presence", None, b.text, f"{b.key} only in the input")
+    diffs += [Difference(_PLACE_TYPES[b.group], "place_presence", None, b.text, f"'{b.text}' only in the input")
               for b in _absent(i, ref, "place") if not _encloses(b.key, inp, ref, parents)]
     rf = {a.key: a for a in ref.of("place") if a.group == "forum_type"}
     inf = {b.key: b for b in inp.of("place") if b.group == "forum_type"}
     gone, new = set(rf) - set(inf), set(inf) - set(rf)
     if gone and new:
         a, b = rf[sorted(gone)[0]], inf[sorted(new)[0]]
-        diffs.append(Difference("forum", "forum", a.text, b.text, f"{a.key} -> {b.key}"))
+        diffs.append(Difference("forum", "forum", a.text, b.text, f"'{a.text}' -> '{b.text}'"))
 
 
 def _encloses(key: str, here: ClauseAtoms, other: ClauseAtoms, parents: dict[str, str]) -> bool:
