@@ -23,6 +23,9 @@ $PIP install -q -e ".[test,web,bench]" \
   -e backends/conflictkit-sentence-transformers \
   -e backends/conflictkit-bm25 \
   -e backends/conflictkit-nli \
-  -e backends/conflictkit-isaacus
+  -e backends/conflictkit-isaacus \
+  -e backends/conflictkit-docx \
+  -e backends/conflictkit-pdf \
+  "reportlab>=4"
 
 exec "$VENV/bin/python" -m pytest "$@"

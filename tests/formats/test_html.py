@@ -11,7 +11,7 @@ from conflictkit.formats.html import HtmlLoader, html_text, list_label
 from conflictkit.loaders import document_from_bytes, loader_for, read_document
 from conflictkit.registry import get_registry
 from conflictkit.testing.formats import finding_signature, markdown_to_html
-from tests.conftest import INPUT, REFERENCE
+from tests.conftest import INPUT, REFERENCE, SAMPLES
 
 
 def test_blocks_become_paragraphs_and_headings():
@@ -56,14 +56,16 @@ def test_declared_charset_is_honoured():
     assert HtmlLoader().load(data, "a.html").text == "Caf\u00e9 terms"
 
 
-def test_samples_as_html_give_the_markdown_findings(tmp_path, fast_config):
+@pytest.mark.parametrize("pair", [(REFERENCE, INPUT), (SAMPLES / "nda-reference.txt", SAMPLES / "nda-input.txt")],
+                         ids=["saas-markdown", "nda-text"])
+def test_samples_as_html_give_the_markdown_findings(tmp_path, fast_config, pair):
     paths = []
-    for source in (REFERENCE, INPUT):
+    for source in pair:
         path = tmp_path / (source.stem + ".html")
         path.write_text(markdown_to_html(source.read_text(encoding="utf-8")), encoding="utf-8")
         paths.append(path)
     engine = Engine(fast_config)
-    markdown = engine.compare(str(REFERENCE), str(INPUT))
+    markdown = engine.compare(*map(str, pair))
     as_html = engine.compare(*map(str, paths))
     assert as_html.report["summary"]["deviation"] == markdown.report["summary"]["deviation"] > 0
     assert finding_signature(as_html.report) == finding_signature(markdown.report)

@@ -16,7 +16,7 @@ from conflictkit.loaders import read_document  # noqa: E402
 from conflictkit.testing.formats import finding_signature  # noqa: E402
 from conflictkit_docx.loader import DocxLoader  # noqa: E402
 from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx, run  # noqa: E402
-from tests.conftest import INPUT, REFERENCE  # noqa: E402
+from tests.conftest import INPUT, REFERENCE, SAMPLES  # noqa: E402
 
 
 def load(data: bytes, revision="accepted"):
@@ -119,14 +119,16 @@ def test_bad_word_files_get_one_clear_line(tmp_path, data, fragment):
         read_document(path)
 
 
-def test_samples_as_docx_give_the_markdown_findings(tmp_path, fast_config):
+@pytest.mark.parametrize("pair", [(REFERENCE, INPUT), (SAMPLES / "nda-reference.txt", SAMPLES / "nda-input.txt")],
+                         ids=["saas-markdown", "nda-text"])
+def test_samples_as_docx_give_the_markdown_findings(tmp_path, fast_config, pair):
     paths = []
-    for source in (REFERENCE, INPUT):
+    for source in pair:
         path = tmp_path / (source.stem + ".docx")
         path.write_bytes(markdown_to_docx(source.read_text(encoding="utf-8")))
         paths.append(path)
     engine = Engine(fast_config)
-    markdown = engine.compare(str(REFERENCE), str(INPUT))
+    markdown = engine.compare(*map(str, pair))
     as_docx = engine.compare(*map(str, paths))
     assert finding_signature(as_docx.report) == finding_signature(markdown.report)
     assert as_docx.report["summary"]["deviation"] > 0
