@@ -23,6 +23,13 @@ def load(data: bytes, revision="accepted"):
     return DocxLoader().load(data, "t.docx", revision)
 
 
+def test_a_word_file_without_its_extension_is_read_by_content():
+    from conflictkit.loaders import document_from_bytes
+
+    document = document_from_bytes(DocxBuilder().paragraph("The Customer shall pay.").build(), "download")
+    assert document.original == "The Customer shall pay." and document.source.format == "docx"
+
+
 def test_numbering_labels_are_computed_from_numbering_xml():
     b = DocxBuilder()
     for n in range(1, 6):
