@@ -20,10 +20,17 @@ def test_blocks_become_paragraphs_and_headings():
         "<h2>5. Fees</h2><p>The  Customer\nshall pay &amp; comply.<br>Next line</p>"
         "<table><tr><th>Term</th><td>Meaning</td></tr></table><div hidden>secret</div></body></html>"
     )
-    assert text == "## 5. Fees\n\nThe Customer shall pay & comply.\nNext line\n\nTerm | Meaning"
+    assert text == "## 5. Fees\n\nThe Customer shall pay & comply.\nNext line\n\n| Term | Meaning |\n|---|---|"
     assert dropped == 2
-    assert [text[b.start:b.end] for b in blocks] == ["## 5. Fees", "The Customer shall pay & comply.\nNext line", "Term | Meaning"]
+    assert [text[b.start:b.end] for b in blocks] == ["## 5. Fees", "The Customer shall pay & comply.\nNext line", "| Term | Meaning |\n|---|---|"]
     assert blocks[1].location["line"] == 1 and blocks[1].location["offset"] > 0
+
+
+def test_tables_are_markdown_rows_one_block_per_row_cells_flattened():
+    text, blocks, _ = html_text("<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td><p>one</p><p>two</p>"
+                                "</td><td>3</td></tr><tr><td>4<td>5</table><table><tr><td>next</td></tr></table><p>after</p>")
+    assert text == "| A | B |\n|---|---|\n| one two | 3 |\n| 4 | 5 |\n\n| next |\n|---|\n\nafter"
+    assert len(blocks) == 5
 
 
 def test_ordered_lists_keep_the_numbers_a_browser_shows():
