@@ -148,3 +148,23 @@ def test_samples_as_docx_give_the_markdown_findings(tmp_path, fast_config, pair)
             if quote:
                 assert doc.document.original[quote["start"]:quote["end"]] == quote["text"]
                 assert "paragraph" in quote["location"]
+
+
+def test_number_formats_legal_numbering_bullets_and_list_styles():
+    from conflictkit_docx.numbering import format_number
+
+    assert [format_number(n, "lowerRoman") for n in (1, 4, 9, 14)] == ["i", "iv", "ix", "xiv"]
+    assert format_number(28, "lowerLetter") == "bb" and format_number(3, "upperLetter") == "C"
+    assert format_number(7, "decimalZero") == "07" and format_number(5, "ordinal") == "5"
+    lvl = '<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/>{legal}</w:lvl>'
+    legal = ('<w:abstractNum w:abstractNumId="7"><w:styleLink w:val="LegalList"/>'
+             + lvl.format(i=0, fmt="upperRoman", text="Article %1", legal="")
+             + lvl.format(i=1, fmt="decimal", text="%1.%2", legal="<w:isLgl/>")
+             + lvl.format(i=2, fmt="bullet", text="\u2022", legal="") + "</w:abstractNum>"
+             '<w:abstractNum w:abstractNumId="8"><w:numStyleLink w:val="LegalList"/></w:abstractNum>'
+             '<w:num w:numId="3"><w:abstractNumId w:val="7"/></w:num><w:num w:numId="4"><w:abstractNumId w:val="8"/></w:num>')
+    b = DocxBuilder(extra_numbering=[legal])
+    b.paragraph("Definitions", num=(3, 0)).paragraph("Terms apply.", num=(3, 1)).paragraph("a point", num=(3, 2))
+    b.paragraph("Payment", num=(4, 0)).paragraph("Fees are due.", num=(4, 1))
+    assert load(b.build()).text.split("\n\n") == [
+        "Article I Definitions", "1.1 Terms apply.", "- a point", "Article II Payment", "2.1 Fees are due."]
