@@ -22,11 +22,12 @@ import time
 from functools import partial
 from pathlib import Path
 
+from conflictkit_docx.testing import markdown_to_docx
+from conflictkit_pdf.testing import markdown_to_pdf
+
 from conflictkit.config import load_config, resolve
 from conflictkit.engine import Engine
 from conflictkit.loaders import read_document
-from conflictkit_docx.testing import markdown_to_docx
-from conflictkit_pdf.testing import markdown_to_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = {"pipeline": {"segmenter": {"use": "rules"}, "filter": {"use": "rules"}, "embedder": {"use": "hashing"},
