@@ -37,7 +37,15 @@ PLUGIN_FORMATS: dict[str, tuple[str, str]] = {
     ".docm": ("Word documents", "conflictkit-docx"),
     ".pdf": ("PDF files", "conflictkit-pdf"),
 }
-_PLUGIN_SIGNATURES: dict[bytes, str] = {b"%PDF": ".pdf", b"PK\x03\x04": ".docx"}
+
+
+def plugin_extension(data: bytes) -> str | None:
+    """The extension of a plugin format that ``data`` is in, by content (".pdf", ".docx"), else None."""
+    if data.startswith(b"%PDF"):
+        return ".pdf"
+    if data.startswith(b"PK\x03\x04") and b"word/document.xml" in data:  # a zip's member names are stored in clear
+        return ".docx"
+    return None
 
 
 def describe_binary(data: bytes) -> str | None:
@@ -135,9 +143,9 @@ def loader_for(name: str, data: bytes, loaders: list[type[Loader]] | None = None
     for cls in loaders:
         if cls.sniff(data):
             return cls
-    for signature, plugin_extension in _PLUGIN_SIGNATURES.items():
-        if data.startswith(signature) and extension not in (".md", ".txt", ".markdown", ".text"):
-            raise _missing_plugin(name, plugin_extension)
+    sniffed = plugin_extension(data)
+    if sniffed is not None:
+        raise _missing_plugin(name, sniffed)
     text_loaders = [cls for cls in loaders if cls.name == "text"]
     if not text_loaders:
         raise InputError(f"{name}: no loader reads this file; check `conflictkit backends`")

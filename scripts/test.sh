@@ -27,7 +27,10 @@ $PIP install -q -e ".[test,web,bench]" \
   -e backends/conflictkit-nli \
   -e backends/conflictkit-isaacus \
   -e backends/conflictkit-ray \
-  -e backends/conflictkit-openai
+  -e backends/conflictkit-openai \
+  -e backends/conflictkit-docx \
+  -e backends/conflictkit-pdf \
+  "reportlab>=4"
 
 # Wheels of the core and every plugin in a fresh torch-free virtualenv, running the README's main command.
 PYTHON="$VENV/bin/python" bash scripts/wheel_smoke.sh

@@ -83,6 +83,10 @@ def test_word_and_pdf_without_their_plugins_name_the_install_command():
         loader_for("contract.pdf", b"%PDF-1.7", core)
     with pytest.raises(MissingDependencyError, match="conflictkit-pdf"):
         loader_for("download", b"%PDF-1.7", core)  # no extension: the content says PDF
+    with pytest.raises(MissingDependencyError, match="conflictkit-docx"):
+        loader_for("download", b"PK\x03\x04...word/document.xml...", core)
+    with pytest.raises(InputError, match="looks like a zip archive"):  # a zip that is no Word file: say what it is
+        document_from_bytes(b"PK\x03\x04...xl/workbook.xml...", "download")
     assert loader_for("notes.txt", b"plain", core) is TextLoader
     assert loader_for("notes", b"plain", core) is TextLoader
 

@@ -14,6 +14,8 @@ def test_builtins_are_registered_per_stage():
     assert "hashing" in r.names("embedder")
     assert "cosine" in r.names("retriever")
     assert r.get("embedder", "hashing").package == "conflictkit"
+    assert {"markdown", "text", "html"} <= set(r.names("loader"))
+    assert [cls.name for cls in r.loaders()] == sorted(cls.name for cls in r.loaders())
 
 
 def test_duplicate_names_are_refused():

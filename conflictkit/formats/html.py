@@ -61,17 +61,32 @@ class _Extractor(HTMLParser):
         self.lists: list[list] = []  # [tag, next number, type]
         self.pre = 0
         self.dropped = 0
+        self.tables: list[list[int]] = []  # [id, rows read so far] of each open table
+        self.table_count = 0
+        self.row_cells = 0
+        self.in_row = False
+        self.row_depth = 0
+        self.last_table: int | None = None  # the id of the table the last block was a row of
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _flush(self) -> None:
+    def _flush(self, row_of: int | None = None) -> None:
         text = "\n".join(" ".join(line.split()) for line in "".join(self.buffer).split("\n")).strip()
         text = re.sub(r"\n{2,}", "\n", text)
+        if row_of is not None:
+            text = text.replace("\n", " ")
         if text:
             if self.parts:
-                self.parts.append("\n\n")
-                self.length += 2
+                gap = "\n" if row_of is not None and row_of == self.last_table else "\n\n"  # rows of one table stay one table
+                self.parts.append(gap)
+                self.length += len(gap)
             body = self.prefix + text
+            if row_of is not None:
+                body += " |"
+                self.tables[-1][1] += 1
+                if self.tables[-1][1] == 1:
+                    body += "\n|" + "---|" * (self.row_cells or 1)
+            self.last_table = row_of
             line, col = self.block_pos
             start = self.length
             self.parts.append(body)
@@ -104,9 +119,22 @@ class _Extractor(HTMLParser):
         if tag == "br":
             self.buffer.append("\n")
             return
-        if tag in ("td", "th"):
-            if "".join(self.buffer).strip():
-                self.buffer.append(" | ")
+        if self.in_row:  # inside a cell, blocks (even a nested table) are only spaces
+            if tag in ("td", "th") and self.tables and len(self.tables) == self.row_depth:
+                if self.row_cells:
+                    self.buffer.append(" | ")
+                self.row_cells += 1
+            elif tag in _BLOCKS or tag in ("td", "th"):
+                self.buffer.append(" ")
+            return
+        if tag == "table":
+            self._flush()
+            self.table_count += 1
+            self.tables.append([self.table_count, 0])
+            return
+        if tag == "tr" and self.tables:
+            self._flush()
+            self.prefix, self.row_cells, self.in_row, self.row_depth = "| ", 0, True, len(self.tables)
             return
         if tag == "pre":
             self.pre += 1
@@ -143,7 +171,19 @@ class _Extractor(HTMLParser):
             self.pre = max(0, self.pre - 1)
         if tag in ("ol", "ul") and self.lists:
             self.lists.pop()
-        if tag in _BLOCKS:
+        if self.in_row:
+            if tag == "tr":
+                self._flush(row_of=self.tables[-1][0])
+                self.row_cells, self.in_row = 0, False
+            elif tag == "table" and len(self.tables) == self.row_depth:  # a row left open
+                self._flush(row_of=self.tables[-1][0])
+                self.row_cells, self.in_row = 0, False
+                self.tables.pop()
+            return
+        if tag == "table" and self.tables:
+            self._flush()
+            self.tables.pop()
+        elif tag in _BLOCKS:
             self._flush()
 
     def handle_data(self, data: str) -> None:

@@ -110,6 +110,7 @@ def test_config_show_and_backends(fast):
     assert proc.returncode == 0
     for name in ("rules", "hashing", "cosine", "legal-atoms"):
         assert name in proc.stdout
+    assert proc.stdout.startswith("loader:\n") and "  html " in proc.stdout
 
 
 def test_output_dir_is_a_file(fast, tmp_path):

@@ -11,7 +11,7 @@ from conflictkit.formats.html import HtmlLoader, html_text, list_label
 from conflictkit.loaders import document_from_bytes, loader_for, read_document
 from conflictkit.registry import get_registry
 from conflictkit.testing.formats import finding_signature, markdown_to_html
-from tests.conftest import INPUT, REFERENCE
+from tests.conftest import INPUT, REFERENCE, SAMPLES
 
 
 def test_blocks_become_paragraphs_and_headings():
@@ -20,10 +20,17 @@ def test_blocks_become_paragraphs_and_headings():
         "<h2>5. Fees</h2><p>The  Customer\nshall pay &amp; comply.<br>Next line</p>"
         "<table><tr><th>Term</th><td>Meaning</td></tr></table><div hidden>secret</div></body></html>"
     )
-    assert text == "## 5. Fees\n\nThe Customer shall pay & comply.\nNext line\n\nTerm | Meaning"
+    assert text == "## 5. Fees\n\nThe Customer shall pay & comply.\nNext line\n\n| Term | Meaning |\n|---|---|"
     assert dropped == 2
-    assert [text[b.start:b.end] for b in blocks] == ["## 5. Fees", "The Customer shall pay & comply.\nNext line", "Term | Meaning"]
+    assert [text[b.start:b.end] for b in blocks] == ["## 5. Fees", "The Customer shall pay & comply.\nNext line", "| Term | Meaning |\n|---|---|"]
     assert blocks[1].location["line"] == 1 and blocks[1].location["offset"] > 0
+
+
+def test_tables_are_markdown_rows_one_block_per_row_cells_flattened():
+    text, blocks, _ = html_text("<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td><p>one</p><p>two</p>"
+                                "</td><td>3</td></tr><tr><td>4<td>5</table><table><tr><td>next</td></tr></table><p>after</p>")
+    assert text == "| A | B |\n|---|---|\n| one two | 3 |\n| 4 | 5 |\n\n| next |\n|---|\n\nafter"
+    assert len(blocks) == 5
 
 
 def test_ordered_lists_keep_the_numbers_a_browser_shows():
@@ -56,14 +63,16 @@ def test_declared_charset_is_honoured():
     assert HtmlLoader().load(data, "a.html").text == "Caf\u00e9 terms"
 
 
-def test_samples_as_html_give_the_markdown_findings(tmp_path, fast_config):
+@pytest.mark.parametrize("pair", [(REFERENCE, INPUT), (SAMPLES / "nda-reference.txt", SAMPLES / "nda-input.txt")],
+                         ids=["saas-markdown", "nda-text"])
+def test_samples_as_html_give_the_markdown_findings(tmp_path, fast_config, pair):
     paths = []
-    for source in (REFERENCE, INPUT):
+    for source in pair:
         path = tmp_path / (source.stem + ".html")
         path.write_text(markdown_to_html(source.read_text(encoding="utf-8")), encoding="utf-8")
         paths.append(path)
     engine = Engine(fast_config)
-    markdown = engine.compare(str(REFERENCE), str(INPUT))
+    markdown = engine.compare(*map(str, pair))
     as_html = engine.compare(*map(str, paths))
     assert as_html.report["summary"]["deviation"] == markdown.report["summary"]["deviation"] > 0
     assert finding_signature(as_html.report) == finding_signature(markdown.report)

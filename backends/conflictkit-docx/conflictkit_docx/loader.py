@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from conflictkit.errors import InputError
+from conflictkit.loaders import plugin_extension
 from conflictkit.model import DocumentSource
 from conflictkit.stages import LoadedText, Loader, Revision
 from conflictkit_docx.numbering import Numbering
@@ -123,6 +124,10 @@ class DocxLoader(Loader):
     name = "docx"
     extensions: ClassVar[tuple[str, ...]] = (".docx", ".docm", ".dotx")
     reads_revisions: ClassVar[bool] = True
+
+    @classmethod
+    def sniff(cls, data: bytes) -> bool:
+        return plugin_extension(data) == ".docx"
 
     def load(self, data: bytes, name: str, revision: Revision = "accepted") -> LoadedText:
         assembled, details = read_docx(data, name, revision)

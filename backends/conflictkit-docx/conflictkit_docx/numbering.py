@@ -80,12 +80,23 @@ class Numbering:
         self.counters: dict[str, dict[int, int]] = {}
         if root is None:
             return
+        defines: dict[str, str] = {}  # list style name -> the abstract list that defines it (w:styleLink)
+        uses: dict[str, str] = {}  # abstract list -> the list style it takes its levels from (w:numStyleLink)
         for element in root.iter(w("abstractNum")):
+            abstract_id = element.get(w("abstractNumId"), "")
             levels = {int(lvl.get(w("ilvl"), "0")): _level(lvl) for lvl in element.iter(w("lvl"))}
-            self.abstract[element.get(w("abstractNumId"), "")] = levels
+            self.abstract[abstract_id] = levels
+            for tag, table in (("styleLink", defines), ("numStyleLink", None)):
+                link = element.find(w(tag))
+                if link is not None and table is not None:
+                    table[link.get(w("val"), "")] = abstract_id
+                elif link is not None:
+                    uses[abstract_id] = link.get(w("val"), "")
         for element in root.iter(w("num")):
             ref = element.find(w("abstractNumId"))
-            instance = _Instance(abstract=ref.get(w("val"), "") if ref is not None else "")
+            abstract_id = ref.get(w("val"), "") if ref is not None else ""
+            # a list that links to a list style shares that style's levels and counters
+            instance = _Instance(abstract=defines.get(uses.get(abstract_id, ""), abstract_id))
             for override in element.iter(w("lvlOverride")):
                 ilvl = int(override.get(w("ilvl"), "0"))
                 start = override.find(w("startOverride"))

@@ -11,6 +11,7 @@ import threading
 from typing import ClassVar
 
 from conflictkit.errors import InputError
+from conflictkit.loaders import describe_binary, plugin_extension
 from conflictkit.model import DocumentSource, SourceBlock
 from conflictkit.stages import LoadedText, Loader, Revision
 from conflictkit_pdf.layout import Line, Run, breaks, reading_order, strip_running
@@ -74,12 +75,10 @@ class PdfLoader(Loader):
 
     @classmethod
     def sniff(cls, data: bytes) -> bool:
-        return data.startswith(b"%PDF")
+        return plugin_extension(data) == ".pdf"
 
     def load(self, data: bytes, name: str, revision: Revision = "accepted") -> LoadedText:
-        if not data.startswith(b"%PDF"):
-            from conflictkit.loaders import describe_binary
-
+        if plugin_extension(data) != ".pdf":
             raise InputError(f"{name} is not a PDF: it looks like {describe_binary(data) or 'a text file'}; "
                              "give a real .pdf or rename it to its own extension")
         pages, heights, empty = page_lines(data, name)

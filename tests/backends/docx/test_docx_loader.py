@@ -16,11 +16,18 @@ from conflictkit.loaders import read_document  # noqa: E402
 from conflictkit.testing.formats import finding_signature  # noqa: E402
 from conflictkit_docx.loader import DocxLoader  # noqa: E402
 from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx, run  # noqa: E402
-from tests.conftest import INPUT, REFERENCE  # noqa: E402
+from tests.conftest import INPUT, REFERENCE, SAMPLES  # noqa: E402
 
 
 def load(data: bytes, revision="accepted"):
     return DocxLoader().load(data, "t.docx", revision)
+
+
+def test_a_word_file_without_its_extension_is_read_by_content():
+    from conflictkit.loaders import document_from_bytes
+
+    document = document_from_bytes(DocxBuilder().paragraph("The Customer shall pay.").build(), "download")
+    assert document.original == "The Customer shall pay." and document.source.format == "docx"
 
 
 def test_numbering_labels_are_computed_from_numbering_xml():
@@ -119,14 +126,16 @@ def test_bad_word_files_get_one_clear_line(tmp_path, data, fragment):
         read_document(path)
 
 
-def test_samples_as_docx_give_the_markdown_findings(tmp_path, fast_config):
+@pytest.mark.parametrize("pair", [(REFERENCE, INPUT), (SAMPLES / "nda-reference.txt", SAMPLES / "nda-input.txt")],
+                         ids=["saas-markdown", "nda-text"])
+def test_samples_as_docx_give_the_markdown_findings(tmp_path, fast_config, pair):
     paths = []
-    for source in (REFERENCE, INPUT):
+    for source in pair:
         path = tmp_path / (source.stem + ".docx")
         path.write_bytes(markdown_to_docx(source.read_text(encoding="utf-8")))
         paths.append(path)
     engine = Engine(fast_config)
-    markdown = engine.compare(str(REFERENCE), str(INPUT))
+    markdown = engine.compare(*map(str, pair))
     as_docx = engine.compare(*map(str, paths))
     assert finding_signature(as_docx.report) == finding_signature(markdown.report)
     assert as_docx.report["summary"]["deviation"] > 0
@@ -139,3 +148,23 @@ def test_samples_as_docx_give_the_markdown_findings(tmp_path, fast_config):
             if quote:
                 assert doc.document.original[quote["start"]:quote["end"]] == quote["text"]
                 assert "paragraph" in quote["location"]
+
+
+def test_number_formats_legal_numbering_bullets_and_list_styles():
+    from conflictkit_docx.numbering import format_number
+
+    assert [format_number(n, "lowerRoman") for n in (1, 4, 9, 14)] == ["i", "iv", "ix", "xiv"]
+    assert format_number(28, "lowerLetter") == "bb" and format_number(3, "upperLetter") == "C"
+    assert format_number(7, "decimalZero") == "07" and format_number(5, "ordinal") == "5"
+    lvl = '<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/>{legal}</w:lvl>'
+    legal = ('<w:abstractNum w:abstractNumId="7"><w:styleLink w:val="LegalList"/>'
+             + lvl.format(i=0, fmt="upperRoman", text="Article %1", legal="")
+             + lvl.format(i=1, fmt="decimal", text="%1.%2", legal="<w:isLgl/>")
+             + lvl.format(i=2, fmt="bullet", text="\u2022", legal="") + "</w:abstractNum>"
+             '<w:abstractNum w:abstractNumId="8"><w:numStyleLink w:val="LegalList"/></w:abstractNum>'
+             '<w:num w:numId="3"><w:abstractNumId w:val="7"/></w:num><w:num w:numId="4"><w:abstractNumId w:val="8"/></w:num>')
+    b = DocxBuilder(extra_numbering=[legal])
+    b.paragraph("Definitions", num=(3, 0)).paragraph("Terms apply.", num=(3, 1)).paragraph("a point", num=(3, 2))
+    b.paragraph("Payment", num=(4, 0)).paragraph("Fees are due.", num=(4, 1))
+    assert load(b.build()).text.split("\n\n") == [
+        "Article I Definitions", "1.1 Terms apply.", "- a point", "Article II Payment", "2.1 Fees are due."]

@@ -113,3 +113,25 @@ def test_docx_without_its_plugin_names_the_install_command(tmp_path, fast):
     path.write_bytes(DocxBuilder().paragraph("x").build())
     proc = run("compare", REFERENCE, path, "--config", fast, env={"CONFLICTKIT_LOAD_PLUGINS": ""})
     assert_user_error(proc, "pip install ./backends/conflictkit-docx")
+
+
+def test_comments_anchor_on_runs_inside_tracked_insertions_and_hyperlinks(tmp_path, fast_config):
+    from conflictkit.engine import Engine
+    from conflictkit_docx.comments import report_docx
+
+    link = ('<w:hyperlink w:anchor="x"><w:r><w:t xml:space="preserve">Order Form</w:t></w:r></w:hyperlink>')
+    reference = DocxBuilder().paragraph("Customer shall pay each invoice within thirty (30) days of the Order Form.")
+    draft = DocxBuilder().paragraph(["Customer shall pay each invoice within ", delete("thirty (30)"), ins("sixty (60)"),
+                                     " days of the ", link, "."])
+    (tmp_path / "ref.docx").write_bytes(reference.build())
+    (tmp_path / "draft.docx").write_bytes(draft.build())
+    result = Engine(fast_config).compare(str(tmp_path / "ref.docx"), str(tmp_path / "draft.docx"))
+    (finding,) = result.report["findings"]
+    out = tmp_path / "report.docx"
+    out.write_bytes(report_docx(result, result.input.document.data))
+    document = docx.Document(str(out))
+    (comment,) = document.comments
+    assert comment.text.startswith(f"{finding['id']} deviation")
+    xml = document.element.body.xml
+    assert xml.index("commentRangeStart") < xml.index("sixty (60)") < xml.index("commentRangeEnd")
+    assert "thirty (30)" in xml  # the tracked deletion is still in the file, as the input had it
