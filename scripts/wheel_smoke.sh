@@ -15,9 +15,11 @@ echo "wheel smoke test: building wheels..." >&2
 PIP="$WORK/venv/bin/python -m pip"
 # The offline default (core + conflictkit-onnx) and the light plugins with their dependencies...
 $PIP install -q "$WORK"/wheels/conflictkit-[0-9]*.whl "$WORK"/wheels/conflictkit_onnx-*.whl \
-  "$WORK"/wheels/conflictkit_bm25-*.whl "$WORK"/wheels/conflictkit_isaacus-*.whl
-# ...and the torch plugins without theirs: they must still register (their heavy imports are lazy).
-$PIP install -q --no-deps "$WORK"/wheels/conflictkit_sentence_transformers-*.whl "$WORK"/wheels/conflictkit_nli-*.whl
+  "$WORK"/wheels/conflictkit_bm25-*.whl "$WORK"/wheels/conflictkit_isaacus-*.whl "$WORK"/wheels/conflictkit_openai-*.whl \
+  "$WORK"/wheels/conflictkit_docx-*.whl "$WORK"/wheels/conflictkit_pdf-*.whl
+# ...and the torch and Ray plugins without theirs: they must still register (their heavy imports are lazy).
+$PIP install -q --no-deps "$WORK"/wheels/conflictkit_sentence_transformers-*.whl "$WORK"/wheels/conflictkit_nli-*.whl \
+  "$WORK"/wheels/conflictkit_ray-*.whl
 
 cd "$WORK"  # nothing may be found relative to the checkout
 CK="$WORK/venv/bin/conflictkit"
@@ -27,7 +29,8 @@ fi
 "$CK" config show --config fast | grep -q "use: hashing"
 "$CK" backends 2>"$WORK/backends.err" | tee "$WORK/backends.txt" | grep -q "conflictkit-onnx"
 if [ -s "$WORK/backends.err" ]; then cat "$WORK/backends.err" >&2; exit 1; fi
-for plugin in conflictkit-sentence-transformers conflictkit-nli conflictkit-bm25 conflictkit-isaacus; do
+for plugin in conflictkit-sentence-transformers conflictkit-nli conflictkit-bm25 conflictkit-isaacus conflictkit-openai \
+              conflictkit-docx conflictkit-pdf; do
   grep -q "$plugin" "$WORK/backends.txt" || { echo "wheel smoke test: $plugin did not register" >&2; exit 1; }
 done
 # The README's main command, with the installed default preset.
@@ -35,4 +38,13 @@ done
   | tail -n 1 | grep -q "deviations"
 "$CK" compare --config hybrid "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" >/dev/null
 test -s "$WORK/out/report.json"
+"$CK" batch --reference "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" \
+  --config fast --workers 1 --out "$WORK/batch" 2>/dev/null
+test -s "$WORK/batch/summary.html"
+# the Ray plugin registered: without ray itself, --engine ray says what to install (exit 2)
+if "$CK" batch --engine ray --reference "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" \
+    --out "$WORK/batch-ray" >"$WORK/ray.txt" 2>&1; then
+  echo "wheel smoke test: --engine ray ran without ray installed" >&2; exit 1
+fi
+grep -q "needs ray" "$WORK/ray.txt"
 echo "wheel smoke test: ok" >&2

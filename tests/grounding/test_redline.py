@@ -47,7 +47,7 @@ def test_markdown_marks_deletions_insertions_and_reversing_runs():
 
     html = MarkdownIt("commonmark").enable("strikethrough").render(
         redline("See <script>x</script>.", "See ![](http://e.test/t.png).").to_markdown())
-    assert "<script" not in html and "<img" not in html and "&lt;script&gt;" in html and "<s>" in html
+    assert "<script" not in html and "<img" not in html and "<s>" in html  # tags are markup: never compared, never rendered
 
 
 def test_offsets_with_crlf_and_astral_characters():

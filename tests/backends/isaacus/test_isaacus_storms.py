@@ -85,7 +85,7 @@ def test_persistent_429_gives_up_after_the_budget_saying_how_far_it_got(served, 
     with pytest.raises(BackendError, match=r"rate limit \(429\) still hit after [\d.]+ s of backing off with no answer "
                                            r"\(rate_limit_budget 0.1 s\): 0 of 1 requests of this step answered"):
         compare(isaacus_config(rate_limit_budget=0.1), Store(tmp_path / "c.sqlite"))
-    assert fake.count(None, status=429) >= 3  # it did back off and retry before giving up
+    assert fake.count(None, status=429) >= 2  # it did back off and retry before giving up
 
 
 @pytest.mark.slow
