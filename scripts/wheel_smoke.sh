@@ -8,6 +8,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON="${PYTHON:-python3}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
+trap 'echo "wheel smoke test: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 echo "wheel smoke test: building wheels..." >&2
 "$PYTHON" -m pip wheel -q --no-deps --wheel-dir "$WORK/wheels" "$ROOT" "$ROOT"/backends/*/
