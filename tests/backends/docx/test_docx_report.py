@@ -88,6 +88,14 @@ def test_revisions_compares_the_original_with_the_revised_text(tmp_path, fast):
     assert report["reference"]["path"].endswith("(original)") and report["input"]["path"].endswith("(revised)")
 
 
+def test_revisions_of_a_file_without_changes_says_so(tmp_path, fast):
+    path = tmp_path / "clean.docx"
+    path.write_bytes(DocxBuilder().paragraph("Customer shall pay within thirty (30) days.").build())
+    proc = run("compare", "--revisions", path, "--config", fast, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "has no tracked changes that change its text" in proc.stderr
+
+
 def test_tracked_changes_are_said_on_stderr_when_accepted(tmp_path, fast):
     b = DocxBuilder().paragraph(["Customer shall pay within ", delete("thirty (30)"), ins("sixty (60)"), " days."])
     path = tmp_path / "draft.docx"
