@@ -10,12 +10,13 @@ import pytest
 
 pytest.importorskip("docx")
 
+from conflictkit_docx.loader import DocxLoader  # noqa: E402
+from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx, run  # noqa: E402
+
 from conflictkit.engine import Engine  # noqa: E402
 from conflictkit.errors import InputError  # noqa: E402
 from conflictkit.loaders import read_document  # noqa: E402
 from conflictkit.testing.formats import finding_signature  # noqa: E402
-from conflictkit_docx.loader import DocxLoader  # noqa: E402
-from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx, run  # noqa: E402
 from tests.conftest import INPUT, REFERENCE, SAMPLES  # noqa: E402
 
 

@@ -11,6 +11,7 @@ docx = pytest.importorskip("docx")
 
 from conflictkit_docx.comments import comment_lines  # noqa: E402
 from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx  # noqa: E402
+
 from tests.cli.test_compare import assert_user_error, run  # noqa: E402
 from tests.conftest import INPUT, REFERENCE  # noqa: E402
 
@@ -124,8 +125,9 @@ def test_docx_without_its_plugin_names_the_install_command(tmp_path, fast):
 
 
 def test_comments_anchor_on_runs_inside_tracked_insertions_and_hyperlinks(tmp_path, fast_config):
-    from conflictkit.engine import Engine
     from conflictkit_docx.comments import report_docx
+
+    from conflictkit.engine import Engine
 
     link = ('<w:hyperlink w:anchor="x"><w:r><w:t xml:space="preserve">Order Form</w:t></w:r></w:hyperlink>')
     reference = DocxBuilder().paragraph("Customer shall pay each invoice within thirty (30) days of the Order Form.")
