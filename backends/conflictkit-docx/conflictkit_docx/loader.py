@@ -109,8 +109,8 @@ def _notes(name: str, details: dict, revision: Revision) -> list[str]:
     if textual:
         how = ("read with all changes accepted; `conflictkit compare --revisions FILE.docx` compares its original with the revised text"
                if revision == "accepted" else "read with all changes rejected (its original text)")
-        notes.append(f"{name} has tracked changes ({changes['insertions']} insertions, {changes['deletions']} deletions, "
-                     f"{changes['moves']} moves): {how}")
+        counts = ", ".join(f"{changes[key]} {key[:-1] if changes[key] == 1 else key}" for key in ("insertions", "deletions", "moves"))
+        notes.append(f"{name} has tracked changes ({counts}): {how}")
     elif changes["formatting"]:
         notes.append(f"{name} has {changes['formatting']} tracked formatting changes (the text is the same either way)")
     if details["comments_dropped"]:

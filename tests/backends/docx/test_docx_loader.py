@@ -69,7 +69,7 @@ def test_tracked_changes_are_read_accepted_by_default_and_rejected_on_request():
     assert accepted.text == "Payment is due within sixty (60) days."
     assert original.text == "Payment is due within thirty (30) days."  # never "thirty (30)sixty (60)"
     assert accepted.source.details["tracked_changes"]["insertions"] == 1
-    assert "tracked changes (1 insertions, 1 deletions" in accepted.source.notes[0]
+    assert "tracked changes (1 insertion, 1 deletion" in accepted.source.notes[0]
     assert "all changes accepted" in accepted.source.notes[0]
 
 

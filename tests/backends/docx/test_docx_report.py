@@ -103,7 +103,7 @@ def test_tracked_changes_are_said_on_stderr_when_accepted(tmp_path, fast):
     path.write_bytes(b.build())
     proc = run("compare", REFERENCE, path, "--config", fast)
     assert proc.returncode == 0, proc.stderr
-    assert "has tracked changes (1 insertions, 1 deletions, 0 moves): read with all changes accepted" in proc.stderr
+    assert "has tracked changes (1 insertion, 1 deletion, 0 moves): read with all changes accepted" in proc.stderr
 
 
 def test_bad_usage_and_inputs_exit_2_with_one_line(tmp_path, fast):
