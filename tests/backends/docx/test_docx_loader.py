@@ -91,6 +91,17 @@ def test_comments_are_kept_out_and_footnotes_headers_footers_are_non_operative()
                      "Footer: Page 1": "footer", "Footnote 1: Fees exclude VAT.": "footnote"}
 
 
+def test_text_boxes_are_counted_and_said_not_read():
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    box = "<w:txbxContent><w:p>" + run("Boxed text") + "</w:p></w:txbxContent>"
+    drawing = (f'<w:r><mc:AlternateContent xmlns:mc="{mc}"><mc:Choice Requires="wps"><w:drawing>{box}</w:drawing></mc:Choice>'
+               f"<mc:Fallback><w:pict>{box}</w:pict></mc:Fallback></mc:AlternateContent></w:r>")
+    loaded = load(DocxBuilder().raw(f"<w:p>{run('Body text.')}{drawing}</w:p>").build())
+    assert loaded.text == "Body text."
+    assert loaded.source.details["text_boxes_dropped"] == 1
+    assert "1 text boxes or embedded documents: not read" in loaded.source.notes[0]
+
+
 def test_non_operative_parts_are_flagged_never_compared(tmp_path, fast_config):
     body = DocxBuilder(headers=["ACME CONFIDENTIAL"]).paragraph("1. The Customer shall pay the Fees within thirty (30) days.")
     other = DocxBuilder(headers=["OTHER HEADER TEXT"]).paragraph("1. The Customer shall pay the Fees within thirty (30) days.")
