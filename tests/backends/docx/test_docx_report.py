@@ -145,3 +145,16 @@ def test_comments_anchor_on_runs_inside_tracked_insertions_and_hyperlinks(tmp_pa
     xml = document.element.body.xml
     assert xml.index("commentRangeStart") < xml.index("sixty (60)") < xml.index("commentRangeEnd")
     assert "thirty (30)" in xml  # the tracked deletion is still in the file, as the input had it
+
+
+def test_control_characters_in_a_typeset_input_do_not_break_report_docx(tmp_path, fast_config):
+    from conflictkit.engine import Engine
+    from conflictkit_docx.comments import report_docx
+
+    (tmp_path / "ref.md").write_text("1. Customer shall pay within thirty (30) days.\n")
+    (tmp_path / "inp.md").write_text("1. Customer shall pay within sixty (60) days.\x07\x1b[2J\n")
+    result = Engine(fast_config).compare(str(tmp_path / "ref.md"), str(tmp_path / "inp.md"))
+    out = tmp_path / "report.docx"
+    out.write_bytes(report_docx(result))
+    (comment,) = docx.Document(str(out)).comments
+    assert "deviation" in comment.text
