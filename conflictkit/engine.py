@@ -259,6 +259,8 @@ class Engine:
         limit = self.config.limits.max_document_bytes
         original = read_document(path, limit, revision="original")
         revised = read_document(path, limit, revision="accepted")
+        if original.normalized == revised.normalized and revised.source is not None:
+            revised.source.notes.append(f"{path} has no tracked changes that change its text: original and revised are the same")
         return self.compare_documents(original.model_copy(update={"path": f"{path} (original)"}),
                                       revised.model_copy(update={"path": f"{path} (revised)"}))
 

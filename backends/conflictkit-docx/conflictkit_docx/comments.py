@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 
 AUTHOR, INITIALS = "conflictkit", "CK"
 _HEADING = re.compile(r"(#{1,6}) ")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with the characters XML cannot hold replaced one for one (offsets stay valid)."""
+    return _NOT_XML.sub("\ufffd", text)
 
 
 def comment_lines(finding: dict) -> list[str]:
@@ -60,9 +66,9 @@ def _anchors(result: ComparisonResult) -> list[tuple[int, int, dict]]:
 
 def _comment(document, runs: list, finding: dict) -> None:
     lines = comment_lines(finding)
-    comment = document.add_comment(runs, text=lines[0], author=AUTHOR, initials=INITIALS)
+    comment = document.add_comment(runs, text=xml_safe(lines[0]), author=AUTHOR, initials=INITIALS)
     for line in lines[1:]:
-        comment.add_paragraph(line)
+        comment.add_paragraph(xml_safe(line))
 
 
 def _covering(spans: list[tuple[int, int, object]], start: int, end: int) -> list:
@@ -114,7 +120,7 @@ def _typeset(text: str, boundaries: set[int]):
             paragraph = document.add_paragraph()
         cuts = sorted({0, len(body)} | {b - start for b in boundaries if start < b < start + len(body)})
         for a, b in pairwise(cuts):
-            spans.append((start + a, start + b, paragraph.add_run(body[a:b])))
+            spans.append((start + a, start + b, paragraph.add_run(xml_safe(body[a:b]))))
     return document, spans
 
 

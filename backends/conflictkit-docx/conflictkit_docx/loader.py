@@ -44,6 +44,12 @@ def count_revisions(root) -> dict[str, int]:
     }
 
 
+def _text_boxes(root) -> int:
+    """Text boxes in a part; Word writes each twice (mc:Choice and its mc:Fallback): count the first."""
+    return sum(1 for box in root.iter(w("txbxContent"))
+               if not any(a.tag.endswith("}Fallback") for a in box.iterancestors()))
+
+
 def read_docx(data: bytes, name: str, revision: Revision = "accepted", body_root=None) -> tuple[Assembled, dict]:
     """The document text and the facts about it. ``body_root`` reads another copy of document.xml
     (python-docx's, when ``report.docx`` anchors comments on its runs)."""
@@ -65,6 +71,9 @@ def read_docx(data: bytes, name: str, revision: Revision = "accepted", body_root
         "tracked_changes": revisions,
         "read_as": "changes accepted" if revision == "accepted" else "changes rejected (original)",
         "comments_dropped": comments,
+        # text boxes and embedded documents sit outside the reading order of the body: counted, not read
+        "text_boxes_dropped": _text_boxes(root),
+        "embedded_documents_dropped": sum(1 for _ in root.iter(w("altChunk"))),
         "non_operative": {role: sum(1 for b in assembled.blocks if b.role == role) for role in ("header", "footer", "footnote", "endnote")},
     }
     return assembled, details
@@ -109,10 +118,13 @@ def _notes(name: str, details: dict, revision: Revision) -> list[str]:
     if textual:
         how = ("read with all changes accepted; `conflictkit compare --revisions FILE.docx` compares its original with the revised text"
                if revision == "accepted" else "read with all changes rejected (its original text)")
-        notes.append(f"{name} has tracked changes ({changes['insertions']} insertions, {changes['deletions']} deletions, "
-                     f"{changes['moves']} moves): {how}")
+        counts = ", ".join(f"{changes[key]} {key[:-1] if changes[key] == 1 else key}" for key in ("insertions", "deletions", "moves"))
+        notes.append(f"{name} has tracked changes ({counts}): {how}")
     elif changes["formatting"]:
         notes.append(f"{name} has {changes['formatting']} tracked formatting changes (the text is the same either way)")
+    dropped = details["text_boxes_dropped"] + details["embedded_documents_dropped"]
+    if dropped:
+        notes.append(f"{name} has {dropped} text boxes or embedded documents: not read (copy their text into the body to compare it)")
     if details["comments_dropped"]:
         notes.append(f"{name} has {details['comments_dropped']} comments: kept out of the text")
     return notes

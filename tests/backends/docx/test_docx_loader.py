@@ -10,12 +10,13 @@ import pytest
 
 pytest.importorskip("docx")
 
+from conflictkit_docx.loader import DocxLoader  # noqa: E402
+from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx, run  # noqa: E402
+
 from conflictkit.engine import Engine  # noqa: E402
 from conflictkit.errors import InputError  # noqa: E402
 from conflictkit.loaders import read_document  # noqa: E402
 from conflictkit.testing.formats import finding_signature  # noqa: E402
-from conflictkit_docx.loader import DocxLoader  # noqa: E402
-from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx, run  # noqa: E402
 from tests.conftest import INPUT, REFERENCE, SAMPLES  # noqa: E402
 
 
@@ -68,7 +69,7 @@ def test_tracked_changes_are_read_accepted_by_default_and_rejected_on_request():
     assert accepted.text == "Payment is due within sixty (60) days."
     assert original.text == "Payment is due within thirty (30) days."  # never "thirty (30)sixty (60)"
     assert accepted.source.details["tracked_changes"]["insertions"] == 1
-    assert "tracked changes (1 insertions, 1 deletions" in accepted.source.notes[0]
+    assert "tracked changes (1 insertion, 1 deletion" in accepted.source.notes[0]
     assert "all changes accepted" in accepted.source.notes[0]
 
 
@@ -88,6 +89,17 @@ def test_comments_are_kept_out_and_footnotes_headers_footers_are_non_operative()
     roles = {loaded.text[blk.start:blk.end]: blk.role for blk in loaded.source.blocks}
     assert roles == {"The Customer shall pay the Fees.": "body", "Header: ACME CONFIDENTIAL": "header",
                      "Footer: Page 1": "footer", "Footnote 1: Fees exclude VAT.": "footnote"}
+
+
+def test_text_boxes_are_counted_and_said_not_read():
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    box = "<w:txbxContent><w:p>" + run("Boxed text") + "</w:p></w:txbxContent>"
+    drawing = (f'<w:r><mc:AlternateContent xmlns:mc="{mc}"><mc:Choice Requires="wps"><w:drawing>{box}</w:drawing></mc:Choice>'
+               f"<mc:Fallback><w:pict>{box}</w:pict></mc:Fallback></mc:AlternateContent></w:r>")
+    loaded = load(DocxBuilder().raw(f"<w:p>{run('Body text.')}{drawing}</w:p>").build())
+    assert loaded.text == "Body text."
+    assert loaded.source.details["text_boxes_dropped"] == 1
+    assert "1 text boxes or embedded documents: not read" in loaded.source.notes[0]
 
 
 def test_non_operative_parts_are_flagged_never_compared(tmp_path, fast_config):

@@ -11,6 +11,7 @@ docx = pytest.importorskip("docx")
 
 from conflictkit_docx.comments import comment_lines  # noqa: E402
 from conflictkit_docx.testing import DocxBuilder, delete, ins, markdown_to_docx  # noqa: E402
+
 from tests.cli.test_compare import assert_user_error, run  # noqa: E402
 from tests.conftest import INPUT, REFERENCE  # noqa: E402
 
@@ -88,13 +89,21 @@ def test_revisions_compares_the_original_with_the_revised_text(tmp_path, fast):
     assert report["reference"]["path"].endswith("(original)") and report["input"]["path"].endswith("(revised)")
 
 
+def test_revisions_of_a_file_without_changes_says_so(tmp_path, fast):
+    path = tmp_path / "clean.docx"
+    path.write_bytes(DocxBuilder().paragraph("Customer shall pay within thirty (30) days.").build())
+    proc = run("compare", "--revisions", path, "--config", fast, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "has no tracked changes that change its text" in proc.stderr
+
+
 def test_tracked_changes_are_said_on_stderr_when_accepted(tmp_path, fast):
     b = DocxBuilder().paragraph(["Customer shall pay within ", delete("thirty (30)"), ins("sixty (60)"), " days."])
     path = tmp_path / "draft.docx"
     path.write_bytes(b.build())
     proc = run("compare", REFERENCE, path, "--config", fast)
     assert proc.returncode == 0, proc.stderr
-    assert "has tracked changes (1 insertions, 1 deletions, 0 moves): read with all changes accepted" in proc.stderr
+    assert "has tracked changes (1 insertion, 1 deletion, 0 moves): read with all changes accepted" in proc.stderr
 
 
 def test_bad_usage_and_inputs_exit_2_with_one_line(tmp_path, fast):
@@ -116,8 +125,9 @@ def test_docx_without_its_plugin_names_the_install_command(tmp_path, fast):
 
 
 def test_comments_anchor_on_runs_inside_tracked_insertions_and_hyperlinks(tmp_path, fast_config):
-    from conflictkit.engine import Engine
     from conflictkit_docx.comments import report_docx
+
+    from conflictkit.engine import Engine
 
     link = ('<w:hyperlink w:anchor="x"><w:r><w:t xml:space="preserve">Order Form</w:t></w:r></w:hyperlink>')
     reference = DocxBuilder().paragraph("Customer shall pay each invoice within thirty (30) days of the Order Form.")
@@ -135,3 +145,16 @@ def test_comments_anchor_on_runs_inside_tracked_insertions_and_hyperlinks(tmp_pa
     xml = document.element.body.xml
     assert xml.index("commentRangeStart") < xml.index("sixty (60)") < xml.index("commentRangeEnd")
     assert "thirty (30)" in xml  # the tracked deletion is still in the file, as the input had it
+
+
+def test_control_characters_in_a_typeset_input_do_not_break_report_docx(tmp_path, fast_config):
+    from conflictkit.engine import Engine
+    from conflictkit_docx.comments import report_docx
+
+    (tmp_path / "ref.md").write_text("1. Customer shall pay within thirty (30) days.\n")
+    (tmp_path / "inp.md").write_text("1. Customer shall pay within sixty (60) days.\x07\x1b[2J\n")
+    result = Engine(fast_config).compare(str(tmp_path / "ref.md"), str(tmp_path / "inp.md"))
+    out = tmp_path / "report.docx"
+    out.write_bytes(report_docx(result))
+    (comment,) = docx.Document(str(out)).comments
+    assert "deviation" in comment.text

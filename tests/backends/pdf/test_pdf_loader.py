@@ -10,12 +10,13 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
+from conflictkit_pdf.loader import PdfLoader  # noqa: E402
+from conflictkit_pdf.testing import markdown_to_pdf, pdf_from_lines  # noqa: E402
+
 from conflictkit.engine import Engine  # noqa: E402
 from conflictkit.errors import InputError  # noqa: E402
 from conflictkit.loaders import read_document  # noqa: E402
 from conflictkit.testing.formats import finding_signature  # noqa: E402
-from conflictkit_pdf.loader import PdfLoader  # noqa: E402
-from conflictkit_pdf.testing import markdown_to_pdf, pdf_from_lines  # noqa: E402
 from tests.conftest import INPUT, REFERENCE, SAMPLES  # noqa: E402
 
 HEADER = (72, 760, "ACME / Larkspur - Confidential Draft")
