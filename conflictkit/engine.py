@@ -177,8 +177,17 @@ class Engine:
         limit = self.config.limits.max_clauses
         if len(clauses) > limit:
             raise InputError(
-                f"{document.path} has {len(clauses):,} clauses, over the limit of {limit:,} (retrieval time grows with "
-                "the product of both documents' clause counts); split the document, or raise limits.max_clauses in the config"
+                f"{document.path} has {len(clauses):,} clauses, over the limit of {limit:,}; "
+                "split the document, or raise limits.max_clauses in the config"
+            )
+
+    def _check_clause_pairs(self, reference: Document, ref_clauses: list[Clause], input: Document, inp_clauses: list[Clause]) -> None:
+        pairs, limit = len(ref_clauses) * len(inp_clauses), self.config.limits.max_clause_pairs
+        if pairs > limit:
+            raise InputError(
+                f"{reference.path} ({len(ref_clauses):,} clauses) x {input.path} ({len(inp_clauses):,} clauses) is {pairs:,} "
+                f"clause pairs, over the limit of {limit:,} (retrieval time grows with that product); split the documents, "
+                "or raise limits.max_clause_pairs in the config"
             )
 
     def _vectors_of(self, clauses: list[Clause]) -> np.ndarray | None:
@@ -233,6 +242,7 @@ class Engine:
         started = time.perf_counter()
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
+        self._check_clause_pairs(reference, ref_clauses, input, inp_clauses)
         ref = IndexedDocument(document=reference, clauses=ref_clauses, vectors=self._vectors_of(ref_clauses))
         inp = IndexedDocument(document=input, clauses=inp_clauses, vectors=self._vectors_of(inp_clauses))
         timings["index"] = time.perf_counter() - started
