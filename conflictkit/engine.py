@@ -2,10 +2,13 @@
 
     load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> partition -> ground -> report
 
-Stage outputs are cached in the :mod:`conflictkit.store`: a document's index (clauses and vectors)
-by its normalized text and the segmenter/filter/embedder fingerprints; the judged pairs by both
-indexes and the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a
-run with only a threshold changed recomputes only the partition.
+Stage outputs are cached in the :mod:`conflictkit.store`: a document's clauses by its normalized
+text and the segmenter/filter/embedder fingerprints; each clause text's vector by the embedder
+fingerprint and the text's hash (shared by all documents); the judged pairs by both indexes and
+the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a run with only a
+threshold changed recomputes only the partition. Identical clause texts are settled before the
+judge (:mod:`conflictkit.identical`), and backends load their models only when their work is
+needed, so a cached comparison loads none.
 """
 
 from __future__ import annotations
