@@ -2,11 +2,14 @@
 
     load -> normalize -> segment -> filter -> embed -> retrieve -> [score] -> judge -> align -> ground -> report
 
-Stage outputs are cached in the :mod:`conflictkit.store`: a document's index (clauses and vectors)
-by its normalized text and the segmenter/filter/embedder fingerprints; the judged pairs by both
-indexes and the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a
-run with only a threshold changed recomputes only the alignment (and re-judges the few runs of
-clauses it links, see :mod:`conflictkit.align`).
+Stage outputs are cached in the :mod:`conflictkit.store`: a document's clauses by its normalized
+text and the segmenter/filter/embedder fingerprints; each clause text's vector by the embedder
+fingerprint and the text's hash (shared by all documents); the judged pairs by both indexes and
+the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a run with only a
+threshold changed recomputes only the alignment (and re-judges the few runs of clauses it links,
+see :mod:`conflictkit.align`). Identical clause texts are settled before the
+judge (:mod:`conflictkit.identical`), and backends load their models only when their work is
+needed, so a cached comparison loads none.
 """
 
 from __future__ import annotations
@@ -210,8 +213,17 @@ class Engine:
         limit = self.config.limits.max_clauses
         if len(clauses) > limit:
             raise InputError(
-                f"{document.path} has {len(clauses):,} clauses, over the limit of {limit:,} (retrieval time grows with "
-                "the product of both documents' clause counts); split the document, or raise limits.max_clauses in the config"
+                f"{document.path} has {len(clauses):,} clauses, over the limit of {limit:,}; "
+                "split the document, or raise limits.max_clauses in the config"
+            )
+
+    def _check_clause_pairs(self, reference: Document, ref_clauses: list[Clause], input: Document, inp_clauses: list[Clause]) -> None:
+        pairs, limit = len(ref_clauses) * len(inp_clauses), self.config.limits.max_clause_pairs
+        if pairs > limit:
+            raise InputError(
+                f"{reference.path} ({len(ref_clauses):,} clauses) x {input.path} ({len(inp_clauses):,} clauses) is {pairs:,} "
+                f"clause pairs, over the limit of {limit:,} (retrieval time grows with that product); split the documents, "
+                "or raise limits.max_clause_pairs in the config"
             )
 
     def _vectors_of(self, clauses: list[Clause]) -> np.ndarray | None:
@@ -276,6 +288,7 @@ class Engine:
         started = time.perf_counter()
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
+        self._check_clause_pairs(reference, ref_clauses, input, inp_clauses)
         ref, inp = self._indexed(reference, ref_clauses), self._indexed(input, inp_clauses)
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()

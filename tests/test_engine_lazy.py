@@ -84,7 +84,7 @@ def test_duplicate_texts_in_one_document_are_embedded_once(counting_config):
         assert (by_text[text_] == vector).all()
 
 
-def test_a_document_over_the_clause_limit_is_refused_before_anything_is_embedded(tmp_path):
+def test_documents_over_the_clause_limits_are_refused_before_anything_is_embedded(tmp_path):
     from conflictkit.errors import InputError
 
     with registered():
@@ -93,5 +93,10 @@ def test_a_document_over_the_clause_limit_is_refused_before_anything_is_embedded
         few = "1. The Customer shall pay within 30 days.\n"
         many = "".join(f"{i}. The Supplier shall deliver order {i}.\n\n" for i in range(1, 10))
         with pytest.raises(InputError, match=r"many.md has 9 clauses, over the limit of 5.*limits.max_clauses"):
+            engine.compare_documents(document_from_text(few, "few.md"), document_from_text(many, "many.md"))
+        assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []
+        pairs = resolve({**COUNTING, "limits": {"max_clause_pairs": 8}})
+        engine, _ = _engine(pairs, Store(tmp_path / "c.sqlite"))
+        with pytest.raises(InputError, match=r"is 9 clause pairs, over the limit of 8.*limits.max_clause_pairs"):
             engine.compare_documents(document_from_text(few, "few.md"), document_from_text(many, "many.md"))
         assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []

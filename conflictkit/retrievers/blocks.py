@@ -38,20 +38,29 @@ def rows_per_block(columns: int, cells: int | None = None) -> int:
     return max(1, (cells or CELLS_PER_BLOCK) // max(columns, 1))
 
 
-def _block_top_k(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """(row, column) of the ``k`` best cells of each row of ``block``, row-major, best first per row."""
-    width = block.shape[1]
-    kth = np.partition(block, width - k, axis=1)[:, width - k][:, None]
+def _block_top_k(block: np.ndarray, k: int, axis: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best cells of each row (``axis=1``) or column (``axis=0``) of ``block``.
+
+    Returns (line, position) index arrays grouped by line (row or column), best first within a
+    line; ties go to the lower position. Works along either axis in place: no transposed copy.
+    """
+    length = block.shape[axis]
+    kth = np.take(np.partition(block, length - k, axis=axis), [length - k], axis=axis)
     chosen = block >= kth
-    excess = np.flatnonzero(chosen.sum(axis=1) > k)  # rows where cells tie with the k-th best: rare but real
+    excess = np.flatnonzero(chosen.sum(axis=axis) > k)  # lines where cells tie with the k-th best: rare but real
     if excess.size:
-        sub, sub_kth = block[excess], kth[excess]
+        sub, sub_kth = np.take(block, excess, axis=1 - axis), np.take(kth, excess, axis=1 - axis)
         ties = sub == sub_kth
-        needed = k - (sub > sub_kth).sum(axis=1, keepdims=True)
-        chosen[excess] = (sub > sub_kth) | (ties & (np.cumsum(ties, axis=1) <= needed))  # lowest columns first
+        needed = k - (sub > sub_kth).sum(axis=axis, keepdims=True)
+        fixed = (sub > sub_kth) | (ties & (np.cumsum(ties, axis=axis) <= needed))  # lowest positions first
+        if axis == 1:
+            chosen[excess] = fixed
+        else:
+            chosen[:, excess] = fixed
     rows, cols = np.nonzero(chosen)
-    order = np.lexsort((cols, -block[rows, cols], rows))
-    return rows[order], cols[order]
+    lines, positions = (rows, cols) if axis == 1 else (cols, rows)
+    order = np.lexsort((positions, -block[rows, cols], lines))
+    return lines[order], positions[order]
 
 
 def _empty() -> TopK:
@@ -93,7 +102,7 @@ def top_k_rows_and_columns(scores: RowBlocks, n_rows: int, n_cols: int, k: int, 
         cols.append(block_cols)
         values.append(block[block_rows, block_cols])
         k_block = min(k_col, block.shape[0])
-        col_ids, row_ids = _block_top_k(block.T, k_block)
+        col_ids, row_ids = _block_top_k(block, k_block, axis=0)
         best_of_columns = _merge_columns(
             best_of_columns, (row_ids + start).reshape(n_cols, k_block), block[row_ids, col_ids].reshape(n_cols, k_block), k_col,
         )

@@ -1,4 +1,4 @@
-"""A document with more clauses than limits.max_clauses is refused before it is embedded, in one line."""
+"""Documents over limits.max_clauses, or pairs over limits.max_clause_pairs, are refused before embedding, in one line."""
 
 import yaml
 
@@ -20,3 +20,16 @@ def test_too_many_clauses_is_refused_up_front(tmp_path):
     assert "limits.max_clauses" in proc.stderr
     assert not (tmp_path / "out").exists()
     assert run("compare", "--config", config, few, few).returncode == 0
+
+
+def test_too_many_clause_pairs_is_refused_up_front(tmp_path):
+    config = tmp_path / "small.yaml"
+    config.write_text(yaml.safe_dump({**FAST_CONFIG, "limits": {"max_clause_pairs": 100}}))
+    doc = tmp_path / "doc.txt"
+    doc.write_text("".join(f"{i}. The Supplier shall deliver order {i} within {i} days.\n\n" for i in range(1, 12)))
+    few = tmp_path / "few.txt"
+    few.write_text("".join(f"{i}. The Customer shall pay invoice {i}.\n\n" for i in range(1, 10)))
+    assert_user_error(run("compare", "--config", config, doc, doc), "(11 clauses) x")
+    proc = run("compare", "--config", config, doc, doc)
+    assert "121 clause pairs, over the limit of 100" in proc.stderr and "limits.max_clause_pairs" in proc.stderr
+    assert run("compare", "--config", config, doc, few).returncode == 0  # 99 pairs

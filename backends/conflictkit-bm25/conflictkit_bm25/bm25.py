@@ -22,7 +22,7 @@ from pydantic import Field
 
 from conflictkit.errors import MissingDependencyError, plugin_install_hint
 from conflictkit.model import CandidatePair, IndexedDocument
-from conflictkit.retrievers.blocks import RowBlocks, mutual_top_k
+from conflictkit.retrievers.blocks import mutual_top_k
 from conflictkit.retrievers.cosine import operative_indices
 from conflictkit.stages import Options, Retriever
 from conflictkit_bm25.tokenize import tokenize
@@ -192,4 +192,4 @@ class BM25Retriever(Retriever):
         ]
 
 
-__all__ = ["BM25Index", "BM25Options", "BM25Params", "BM25Retriever", "RowBlocks", "bm25_matrix"]
+__all__ = ["BM25Index", "BM25Options", "BM25Params", "BM25Retriever", "bm25_matrix"]
