@@ -53,6 +53,7 @@ class _Sides:
     """The alignable clauses of both documents, by position in that reduced sequence."""
 
     def __init__(self, reference: IndexedDocument, input: IndexedDocument) -> None:
+        self.documents = (reference, input)
         self.ref = [c for c in reference.clauses if can_pair(c)]
         self.inp = [c for c in input.clauses if can_pair(c)]
         self.ref_pos = {c.id: k for k, c in enumerate(self.ref)}
@@ -86,6 +87,7 @@ def align(
     moved_links += _moves(sides, judged, free_ref, free_inp, options)
     links += _duplicates(sides, free_ref, free_inp)
     links += _same_terms(sides, judged, free_ref, free_inp, counted, options)
+    links = [_with_filtered_neighbours(sides, link) for link in links]
     result = _classify(sides, links, moved_links, judgements, free_ref, free_inp, options)
     result.judged_runs = sum(asked)
     return result
@@ -219,6 +221,33 @@ def _duplicates(sides: _Sides, free_ref: set[int], free_inp: set[int]) -> list[L
     return links
 
 
+def _with_filtered_neighbours(sides: _Sides, link: Link) -> Link:
+    """A link that differs only by a filtered fragment next to it (a title cut off by a line break) is exact.
+
+    Filtered clauses are never aligned on their own, but when adding the one just before or after a
+    side makes both sides' text equal, the two sides say the same words.
+    """
+    if link.judgement is None:
+        return link
+    reference, input = sides.documents
+    options = [(link.reference, link.input)]
+    for document, index in ((reference, 0), (input, 1)):
+        ids = (link.reference, link.input)[index]
+        first, last = document.position(ids[0]), document.position(ids[-1])
+        for extra in ((document.clauses[first - 1].id, *ids) if first > 0 and not can_pair(document.clauses[first - 1]) else None,
+                      (*ids, document.clauses[last + 1].id) if last + 1 < len(document.clauses) and not can_pair(document.clauses[last + 1]) else None):
+            if extra is not None:
+                options.append((extra, link.input) if index == 0 else (link.reference, extra))
+    for ref_ids, inp_ids in options[1:]:
+        if _key_of(reference, ref_ids) == _key_of(input, inp_ids):
+            return Link(reference=ref_ids, input=inp_ids, judgement=None, moved=link.moved)
+    return link
+
+
+def _key_of(document: IndexedDocument, ids: tuple[str, ...]) -> str:
+    return joined_key([text_key(clause_source(document.document, document.clause(cid))) for cid in ids])
+
+
 def _same_terms(
     sides: _Sides, judged, free_ref: set[int], free_inp: set[int], judge_runs: RunJudge | None, options: AlignOptions,
 ) -> list[Link]:
@@ -260,7 +289,8 @@ def _classify(
     free_ref: set[int], free_inp: set[int], options: AlignOptions,
 ) -> Alignment:
     result = Alignment()
-    for link in sorted(links + moved_links, key=lambda x: (sides.ref_pos[x.reference[0]], sides.inp_pos[x.input[0]])):
+    reference, input = sides.documents
+    for link in sorted(links + moved_links, key=lambda x: (reference.position(x.reference[0]), input.position(x.input[0]))):
         if link.p_conflict >= options.conflict:
             result.deviations.append(link)
         else:

@@ -151,3 +151,12 @@ def test_two_definitions_of_one_term_are_a_changed_definition_however_different(
     assert result.missing == [] and result.added == []
     assert linked(result.deviations) == [(("r1",), ("i2",))]
     assert result.deviations[0].judgement.reasons[-1].type == "definition"
+
+
+def test_a_title_cut_off_as_a_filtered_heading_is_still_the_same_text():
+    ref = indexed_document(["Disclaimer. Goods are provided as is.", "Fees are due."], prefix="r")
+    inp = indexed_document(["Disclaimer.", "Goods are provided as is.", "Fees are due."], prefix="i")
+    inp.clauses[0] = inp.clauses[0].model_copy(update={"filtered": "heading", "kind": "heading"})
+    result = align(ref, inp, [j("r1", "i2", 0.9, 0.76)], OPTIONS)
+    assert result.deviations == []
+    assert (("r1",), ("i1", "i2")) in linked(result.covered)
