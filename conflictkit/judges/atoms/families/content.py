@@ -95,6 +95,7 @@ class _Reading:
 
     roots: tuple[str, ...]
     content: tuple[Word, ...]
+    counts: Counter[str]
 
 
 @lru_cache(maxsize=65536)
@@ -104,18 +105,26 @@ def _read(text: str, language: str) -> _Reading:
 
     clause, lex = extract(text, language), load(language)
     vocab = _vocabulary(lex)
-    return _Reading(tuple(root(w) for w, _, _ in clause.words),
-                    tuple(w for w in clause.words if _content_word(w, clause, vocab)))
+    roots = tuple(root(w) for w, _, _ in clause.words)
+    return _Reading(roots, tuple(w for w in clause.words if _content_word(w, clause, vocab)), Counter(roots))
 
 
-def _alignment(context: ComparisonContext) -> tuple[float, list[tuple[str, int, int, int, int]]]:
-    """How much of the shorter clause the longer one repeats in order (on roots), and where they differ."""
+def _alignment(context: ComparisonContext) -> tuple[float, list[tuple[str, int, int, int, int]], list[tuple[int, int, int]]]:
+    """How much of the shorter clause the longer one repeats in order (on roots), where they differ,
+    and the blocks of words they share (start in each, length)."""
     a, b = context.ref.words, context.inp.words
     language = context.lexicon.language
-    matcher = SequenceMatcher(None, _read(context.ref.text, language).roots, _read(context.inp.text, language).roots,
-                              autojunk=False)
-    kept = sum(block.size for block in matcher.get_matching_blocks()) / max(1, min(len(a), len(b)))
-    return kept, [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    x, y = _read(context.ref.text, language).roots, _read(context.inp.text, language).roots
+    if x == y:
+        return 1.0, [], [(0, 0, len(x))]
+    shared = sum((_read(context.ref.text, language).counts & _read(context.inp.text, language).counts).values())
+    shared /= max(1, min(len(x), len(y)))
+    if shared < _KEPT_IN_ORDER:
+        return shared, [], []  # an upper bound of what the alignment keeps: too little either way
+    matcher = SequenceMatcher(None, x, y, autojunk=False)
+    blocks = [tuple(block) for block in matcher.get_matching_blocks() if block.size]
+    kept = sum(size for _, _, size in blocks) / max(1, min(len(a), len(b)))
+    return kept, [op for op in matcher.get_opcodes() if op[0] != "equal"], blocks
 
 
 # -- typo fixes ---------------------------------------------------------------------------------
@@ -189,15 +198,25 @@ def is_typo(x: str, y: str, lex: Lexicon) -> bool:
     return False
 
 
+def _word_replacements(a: tuple[Word, ...], b: tuple[Word, ...], ops, context: ComparisonContext):
+    """Where the words differ: the root alignment's replacements, and words of equal roots spelt
+    differently ("unles" / "unless"), as one-word replacements."""
+    yield from ops
+    matcher_blocks = context.fact("content.alignment")[2]
+    for i, j, size in matcher_blocks:
+        for k in range(size):
+            if a[i + k][0] != b[j + k][0]:
+                yield "replace", i + k, i + k + 1, j + k, j + k + 1
+
+
 def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Correction]:
     """Typo fixes between the two clauses, as corrections of the reference's text."""
     a, b = ref.words, inp.words
-    kept, _ = context.fact("content.alignment")
-    if kept < _KEPT_IN_ORDER or a == b:
-        return []
-    raw = SequenceMatcher(None, [w for w, _, _ in a], [w for w, _, _ in b], autojunk=False).get_opcodes()
+    kept, ops, _ = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER or ref.word_set == inp.word_set:
+        return []  # a typo fix changes a word into one the other clause does not have
     fixes = []
-    for tag, i1, i2, j1, j2 in raw:
+    for tag, i1, i2, j1, j2 in _word_replacements(a, b, ops, context):
         if tag != "replace" or max(i2 - i1, j2 - j1) > 2:
             continue
         old, new = "".join(w for w, _, _ in a[i1:i2]), "".join(w for w, _, _ in b[j1:j2])
@@ -251,7 +270,7 @@ def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
 def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
     lex = context.lexicon
     vocab = _vocabulary(lex)
-    kept, ops = context.fact("content.alignment")
+    kept, ops, _ = context.fact("content.alignment")
     if kept < _KEPT_IN_ORDER or len(ops) > _MAX_STRETCHES:
         return []  # reworded or restructured: the residual of P(differs) speaks for it
     a, b = ref.words, inp.words
