@@ -60,12 +60,14 @@ class Lexicon:
     def words(self, path: str) -> frozenset[str]:
         """A word list as a set: ``lexicon.words("words.negators")``; a mapping gives its keys,
         a mapping of lists (``modals: {obligation: [...]}``) the union of its lists."""
-        value = self.get(path)
-        if isinstance(value, dict):
-            if all(isinstance(v, list) for v in value.values()):
-                return frozenset(w for v in value.values() for w in v)
+        def build() -> frozenset[str]:
+            value = self.get(path)
+            if isinstance(value, dict):
+                if all(isinstance(v, list) for v in value.values()):
+                    return frozenset(w for v in value.values() for w in v)
+                return frozenset(value)
             return frozenset(value)
-        return frozenset(value)
+        return self.memo(f"words:{path}", build)
 
     def memo(self, key: str, build: Callable[[], T]) -> T:
         """``build()`` once per lexicon: compiled patterns and derived tables live as long as it does."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pydantic import Field
 
@@ -139,6 +140,7 @@ class RulesFilter(Filter):
         return not _has_modal(text) and not text.endswith((".", ":", ";")) and _WORD.search(text) is not None
 
 
+@lru_cache(maxsize=65536)
 def non_binding_reason(text: str, heading: str | None = None) -> str | None:
     """Why a text printed with the terms binds no one, or None: a plain-language summary ("In short:
     ...", a "Short version" column, a section headed "Summary (not binding)"), a change-log entry,

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, families
@@ -61,6 +62,11 @@ def names(text: str, name: str) -> bool:
     return any(m.group()[0].isupper() for m in re.finditer(rf"(?i)\b{re.escape(name)}", text))
 
 
+@lru_cache(maxsize=1)
+def _comparing_order() -> tuple:
+    return tuple(sorted(families(), key=lambda f: (f.compares, f.name)))
+
+
 @dataclass(frozen=True)
 class Correction:
     """A fix of the reference's text that changes no meaning (a typo): ``text`` replaces
@@ -76,7 +82,7 @@ def compare(ref: ClauseAtoms, inp: ClauseAtoms, lexicon: Lexicon | None = None) 
     """Every typed difference between the atoms of a reference clause and an input clause."""
     lexicon = lexicon or load()
     context = ComparisonContext(ref, inp, lexicon)
-    ordered = sorted(families(), key=lambda f: (f.compares, f.name))
+    ordered = _comparing_order()
     fixes = [c for family in ordered if family.corrections for c in family.corrections(ref, inp, context)]
     if fixes:
         from conflictkit.judges.atoms.extract import extract

@@ -45,6 +45,11 @@ class ClauseAtoms:
         return tuple((m.group(), m.start(), m.end()) for m in _WORD_TOKENS.finditer(self.text.lower()))
 
     @cached_property
+    def word_set(self) -> frozenset[str]:
+        """The clause's distinct words."""
+        return frozenset(w for w, _, _ in self.words)
+
+    @cached_property
     def in_atom(self) -> bytearray:
         """1 for each character an atom covers ("thirty (30)", "EUR", "per cent"): compared as atoms."""
         covered = bytearray(len(self.text) + 1)
@@ -58,9 +63,13 @@ class ClauseAtoms:
         return covered
 
 
-@lru_cache(maxsize=65536)
 def extract(text: str, language: str = DEFAULT_LANGUAGE) -> ClauseAtoms:
     """All atoms of one clause text (normalized, flattened). Cached: clauses recur across pairs."""
+    return _extract(text, language)
+
+
+@lru_cache(maxsize=65536)
+def _extract(text: str, language: str) -> ClauseAtoms:  # one cache key per (text, language), however called
     from conflictkit.judges.atoms.family import families
 
     lexicon = load(language)
@@ -148,3 +157,7 @@ def _negative(atom: Atom | None, low: str) -> bool:
     if atom.family == "modality":
         return atom.key == "prohibition"
     return atom.family == "negation" and not _SUBORDINATE.search(low, max(0, atom.start - 30), atom.start)
+
+
+extract.cache_clear = _extract.cache_clear  # type: ignore[attr-defined]
+extract.cache_info = _extract.cache_info  # type: ignore[attr-defined]

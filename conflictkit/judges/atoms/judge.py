@@ -85,6 +85,13 @@ class LegalAtomsJudge(Judge):
     Options: ClassVar[type[Options]] = LegalAtomsOptions
     version: ClassVar[str] = "2"
 
+    def warm_up(self) -> None:
+        """Read the lexicon and compile its patterns (once per process), so the first pairs pay nothing."""
+        lexicon = load(self.options.language)
+        sample = "The Provider shall not, without prior written consent, pay 30 days after 1 May 2026 in New York."
+        compare(extract(sample, lexicon.language), extract(sample.replace("not, ", ""), lexicon.language), lexicon)
+        super().warm_up()
+
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         # each clause is read once per call, however many pairs it is in (the extraction cache is
         # bounded; a 16k-clause document would otherwise be re-read pair after pair)
@@ -124,7 +131,7 @@ class LegalAtomsJudge(Judge):
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         shared = atom_overlap(ref, inp)
         # clauses that differ in little but their verb are one matter with a changed act, not two matters
-        same_words = dice(frozenset(w for w, _, _ in ref.words), frozenset(w for w, _, _ in inp.words))
+        same_words = dice(ref.word_set, inp.word_set)
         verbs = verb_disjoint(ref, inp) if same_words < o.verbs_below else 0.0
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
         differs, per_type = p_differs(diffs, 1.0 if non_binding else lexical, o)

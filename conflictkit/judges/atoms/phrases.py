@@ -18,18 +18,19 @@ from conflictkit.lexicon import Lexicon
 
 
 
-def _compiled(lex: Lexicon, table: str) -> list[tuple[int, re.Pattern[str], str, str, str]]:
-    rows = lex.get(f"phrases.{table}")
-    return lex.memo(f"phrases.{table}", lambda: [(n, re.compile(p), f, g, k) for n, (p, f, g, k) in enumerate(rows)])
+def _compiled(lex: Lexicon, table: str, families: frozenset[str] | None = None) -> list[tuple[int, re.Pattern[str], str, str, str]]:
+    """The rows of a phrase table (those of ``families``, or all), compiled once per lexicon."""
+    def build() -> list[tuple[int, re.Pattern[str], str, str, str]]:
+        rows = enumerate(lex.get(f"phrases.{table}"))
+        return [(n, re.compile(p), f, g, k) for n, (p, f, g, k) in rows if families is None or f in families]
+    return lex.memo(f"phrases.{table}.{','.join(sorted(families or ()))}", build)
 
 
-def _scan(text: str, low: str, mask: Mask, rows, families: frozenset[str] | None = None) -> list[Atom]:
+def _scan(text: str, low: str, mask: Mask, rows) -> list[Atom]:
     """Every match of every row, longest first (then by row order, then leftmost), each taking its
     characters from the mask: overlaps resolve by a stated rule, not by the order rows are tried."""
     found = []
     for n, pattern, family, group, key in rows:
-        if families is not None and family not in families:
-            continue
         for m in pattern.finditer(low):
             start, end = m.start(), m.start() + len(m.group().rstrip())
             if end > start:
@@ -52,4 +53,4 @@ def extract_idioms(text: str, low: str, mask: Mask, lex: Lexicon) -> list[Atom]:
 def extract_phrases(text: str, low: str, mask: Mask, lex: Lexicon, families: frozenset[str] | None = None) -> list[Atom]:
     """Qualifiers, exceptions and scope words (those of ``families``, or all); run after the other
     families have claimed their words."""
-    return _scan(text, low, mask, _compiled(lex, "phrases"), families)
+    return _scan(text, low, mask, _compiled(lex, "phrases", families))

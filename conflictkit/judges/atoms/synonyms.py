@@ -24,6 +24,14 @@ def _groups(lex: Lexicon) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
 
 def keys(word: str, lex: Lexicon) -> frozenset[str]:
     """The keys of a (lower-cased) word or stem: its root and its synonym groups."""
+    cache: dict[str, frozenset[str]] = lex.memo("synonyms.keys", dict)
+    found = cache.get(word)
+    if found is None:
+        found = cache[word] = _keys(word, lex)
+    return found
+
+
+def _keys(word: str, lex: Lexicon) -> frozenset[str]:
     irregular, group_of = _groups(lex)
     word = irregular.get(word, word)
     for suffix in ("ing", "ed", "es", "s"):

@@ -104,4 +104,7 @@ class Atom:
     attrs: tuple[tuple[str, str], ...] = field(default=())
 
     def attr(self, name: str, default: str = "") -> str:
-        return dict(self.attrs).get(name, default)
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return default

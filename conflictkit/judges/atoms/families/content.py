@@ -95,6 +95,9 @@ class _Reading:
 
     roots: tuple[str, ...]
     content: tuple[Word, ...]
+    counts: Counter[str]
+    distinct: frozenset[str]
+    content_counts: Counter[str]
 
 
 @lru_cache(maxsize=65536)
@@ -104,18 +107,36 @@ def _read(text: str, language: str) -> _Reading:
 
     clause, lex = extract(text, language), load(language)
     vocab = _vocabulary(lex)
-    return _Reading(tuple(root(w) for w, _, _ in clause.words),
-                    tuple(w for w in clause.words if _content_word(w, clause, vocab)))
+    roots = tuple(root(w) for w, _, _ in clause.words)
+    content = tuple(w for w in clause.words if _content_word(w, clause, vocab))
+    return _Reading(roots, content, Counter(roots), frozenset(roots), Counter(w for w, _, _ in content))
 
 
-def _alignment(context: ComparisonContext) -> tuple[float, list[tuple[str, int, int, int, int]]]:
-    """How much of the shorter clause the longer one repeats in order (on roots), and where they differ."""
+def _same_content(context: ComparisonContext) -> bool:
+    """Both clauses have the same content words, spelt the same (whatever their order): no content
+    edit, no typo fix."""
+    language = context.lexicon.language
+    return _read(context.ref.text, language).content_counts == _read(context.inp.text, language).content_counts
+
+
+def _alignment(context: ComparisonContext) -> tuple[float, list[tuple[str, int, int, int, int]], list[tuple[int, int, int]]]:
+    """How much of the shorter clause the longer one repeats in order (on roots), where they differ,
+    and the blocks of words they share (start in each, length)."""
     a, b = context.ref.words, context.inp.words
     language = context.lexicon.language
-    matcher = SequenceMatcher(None, _read(context.ref.text, language).roots, _read(context.inp.text, language).roots,
-                              autojunk=False)
-    kept = sum(block.size for block in matcher.get_matching_blocks()) / max(1, min(len(a), len(b)))
-    return kept, [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    rx, ry = _read(context.ref.text, language), _read(context.inp.text, language)
+    x, y = rx.roots, ry.roots
+    if x == y:
+        return 1.0, [], [(0, 0, len(x))]
+    if len(rx.distinct & ry.distinct) < _KEPT_IN_ORDER * min(len(rx.distinct), len(ry.distinct)):
+        return 0.0, [], []  # too few words in common for an edit: a rewording or another clause
+    shared = sum((rx.counts & ry.counts).values()) / max(1, min(len(x), len(y)))
+    if shared < _KEPT_IN_ORDER:
+        return shared, [], []  # an upper bound of what the alignment keeps: too little either way
+    matcher = SequenceMatcher(None, x, y, autojunk=False)
+    blocks = [tuple(block) for block in matcher.get_matching_blocks() if block.size]
+    kept = sum(size for _, _, size in blocks) / max(1, min(len(a), len(b)))
+    return kept, [op for op in matcher.get_opcodes() if op[0] != "equal"], blocks
 
 
 # -- typo fixes ---------------------------------------------------------------------------------
@@ -171,11 +192,11 @@ def _single(word: str) -> str:
 def is_typo(x: str, y: str, lex: Lexicon) -> bool:
     """Whether ``x`` and ``y`` (lower-cased words) read as one word and its misspelling."""
     vocab = _vocabulary(lex)
-    if x == y or not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 3:
-        return False
-    if frozenset((x, y)) in vocab.not_typos or _related_forms(x, y) or x[0] != y[0] and _osa(x, y) > 1:
+    if x == y or abs(len(x) - len(y)) > 2 or not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 3:
         return False
     distance = _osa(x, y)
+    if distance > 2 or frozenset((x, y)) in vocab.not_typos or _related_forms(x, y) or x[0] != y[0] and distance > 1:
+        return False
     if distance == 1 and (len(x) == len(y) and sorted(x) == sorted(y) or _doubled(x, y)):
         return True  # "recieve" / "receive", "untill" / "until"
     if distance <= 2 and min(len(x), len(y)) >= 5 and _single(x) == _single(y):
@@ -189,15 +210,27 @@ def is_typo(x: str, y: str, lex: Lexicon) -> bool:
     return False
 
 
+def _word_replacements(a: tuple[Word, ...], b: tuple[Word, ...], ops, context: ComparisonContext):
+    """Where the words differ: the root alignment's replacements, and words of equal roots spelt
+    differently ("unles" / "unless"), as one-word replacements."""
+    yield from ops
+    matcher_blocks = context.fact("content.alignment")[2]
+    for i, j, size in matcher_blocks:
+        for k in range(size):
+            if a[i + k][0] != b[j + k][0]:
+                yield "replace", i + k, i + k + 1, j + k, j + k + 1
+
+
 def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Correction]:
     """Typo fixes between the two clauses, as corrections of the reference's text."""
     a, b = ref.words, inp.words
-    kept, _ = context.fact("content.alignment")
-    if kept < _KEPT_IN_ORDER or a == b:
+    if ref.word_set == inp.word_set or _same_content(context):
         return []
-    raw = SequenceMatcher(None, [w for w, _, _ in a], [w for w, _, _ in b], autojunk=False).get_opcodes()
+    kept, ops, _ = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER:
+        return []  # a typo fix changes a word into one the other clause does not have
     fixes = []
-    for tag, i1, i2, j1, j2 in raw:
+    for tag, i1, i2, j1, j2 in _word_replacements(a, b, ops, context):
         if tag != "replace" or max(i2 - i1, j2 - j1) > 2:
             continue
         old, new = "".join(w for w, _, _ in a[i1:i2]), "".join(w for w, _, _ in b[j1:j2])
@@ -251,7 +284,9 @@ def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
 def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
     lex = context.lexicon
     vocab = _vocabulary(lex)
-    kept, ops = context.fact("content.alignment")
+    if _same_content(context):
+        return []
+    kept, ops, _ = context.fact("content.alignment")
     if kept < _KEPT_IN_ORDER or len(ops) > _MAX_STRETCHES:
         return []  # reworded or restructured: the residual of P(differs) speaks for it
     a, b = ref.words, inp.words
