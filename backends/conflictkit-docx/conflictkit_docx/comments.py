@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from conflictkit.errors import BackendError
+from conflictkit.report.explanations import explanation_lines
 from conflictkit.report.render import describe_reason
 
 if TYPE_CHECKING:
@@ -31,8 +32,8 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def comment_lines(finding: dict) -> list[str]:
-    """What a finding's comment says: id, kind, probability, reasons and the reference text."""
+def comment_lines(finding: dict, report: dict | None = None) -> list[str]:
+    """What a finding's comment says: id, kind, probability, reasons, the reference text, and an explainer's lines."""
     lines = [f"{finding['id']} {finding['kind']}: P(conflict) {finding['p_conflict']:.2f}"
              + (f", P(same matter) {finding['p_same']:.2f}" if finding.get("p_same") is not None else "")]
     lines += [describe_reason(reason) for reason in finding.get("reasons", [])]
@@ -40,6 +41,8 @@ def comment_lines(finding: dict) -> list[str]:
     if reference:
         where = " ".join(x for x in (reference.get("section"), reference.get("heading")) if x)
         lines.append(f"Reference{' (' + where + ')' if where else ''}: {reference['text']}")
+    if report is not None:
+        lines += explanation_lines(report, finding["id"])
     return lines
 
 
@@ -64,8 +67,8 @@ def _anchors(result: ComparisonResult) -> list[tuple[int, int, dict]]:
     return out
 
 
-def _comment(document, runs: list, finding: dict) -> None:
-    lines = comment_lines(finding)
+def _comment(document, runs: list, finding: dict, report: dict) -> None:
+    lines = comment_lines(finding, report)
     comment = document.add_comment(runs, text=xml_safe(lines[0]), author=AUTHOR, initials=INITIALS)
     for line in lines[1:]:
         comment.add_paragraph(xml_safe(line))
@@ -135,7 +138,7 @@ def report_docx(result: ComparisonResult, input_data: bytes | None = None) -> by
     if not spans:
         raise BackendError("report.docx: the input has no text to anchor comments on")
     for start, end, finding in anchors:
-        _comment(document, _covering(spans, start, end), finding)
+        _comment(document, _covering(spans, start, end), finding, result.report)
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()

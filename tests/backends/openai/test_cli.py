@@ -90,3 +90,61 @@ def test_explain_refuses_a_run_whose_documents_changed_or_a_config_without_expla
     document.write_text(INPUT.read_text() + "\nOne more clause.\n")
     assert_user_error(run("explain", out, "--config", write_config(tmp_path, server, judge=False)), "changed since the run")
     assert_user_error(run("explain", tmp_path / "nowhere"), "does not exist")
+
+
+@pytest.mark.parametrize("fault, expect", [
+    ("truncated", "ok"), ("prose", "ok"), ("missing_ids", "unexplained"), ("unknown_party", "unknown_parties"),
+    ("hallucinated_quote", "ungrounded"), ("malformed", "malformed"),
+])
+def test_every_broken_answer_through_the_cli(tmp_path, server, fake, fault, expect):
+    """Each broken answer the fake can give, end to end: kept out of the report, said, or a clear failure."""
+    config = write_config(tmp_path, server, judge=False, max_retries=0)
+    fake.corrupt(fault, times=2 if fault != "truncated" else 1)  # the first answer is the parties'
+    out = tmp_path / "out"
+    proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
+    if expect == "malformed":
+        assert proc.returncode == 1 and "malformed response" in proc.stderr and not out.exists()
+        return
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads((out / "report.json").read_text())["explainer"]
+    if expect == "unexplained":
+        assert info["unexplained"]
+    elif expect == "unknown_parties":
+        assert info["unknown_parties_dropped"] > 0
+    elif expect == "ungrounded":
+        assert info["ungrounded_quotes_dropped"] > 0
+    else:
+        assert not info["unexplained"] and info["ungrounded_quotes_dropped"] == 0
+
+
+def test_a_timeout_through_the_cli_is_exit_1_and_writes_nothing(tmp_path, server, fake):
+    config = write_config(tmp_path, server, judge=False, max_retries=0, timeout=0.5)
+    fake.delay(2.0, times=1)
+    out = tmp_path / "out"
+    proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
+    assert proc.returncode == 1 and "APITimeoutError" in proc.stderr and not out.exists()
+    assert run("compare", REFERENCE, INPUT, "--config", config, "--out", out).returncode == 0
+
+
+def test_a_rerun_after_an_api_failure_asks_only_what_was_not_answered(tmp_path, server, fake):
+    config = write_config(tmp_path, server, judge=False, max_retries=0, batch_size=4, max_concurrency=1)
+    fake.storm(500, 3)  # every third request fails, no retries: some batches answered, then a failure
+    proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "out")
+    assert proc.returncode == 1 and "answers are in hand and cached: run again to resume" in proc.stderr
+    fake.calm()
+    before = fake.count(200)
+    assert run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "out").returncode == 0
+    resumed = fake.count(200) - before
+    cold = fake.count(200)
+    assert run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "cold", "--no-cache").returncode == 0
+    assert 0 < resumed < fake.count(200) - cold  # fewer requests than a run from nothing
+
+
+def test_report_docx_carries_the_explanations(tmp_path, server):
+    docx = pytest.importorskip("docx")
+    pytest.importorskip("conflictkit_docx")
+    config = write_config(tmp_path, server, judge=False)
+    out = tmp_path / "out"
+    assert run("compare", REFERENCE, INPUT, "--config", config, "--out", out, "--format", "docx").returncode == 0
+    comments = [c.text for c in docx.Document(str(out / "report.docx")).comments]
+    assert comments and all("summary:" in text for text in comments)
