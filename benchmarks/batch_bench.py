@@ -13,6 +13,7 @@ peak RSS per worker, the share of worker time spent loading models (measured as 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -77,23 +78,39 @@ def warm_up_seconds(config: str | None) -> float:
 
 
 def run_engine(name: str, workers: int, folder: Path, out: Path, config: str | None) -> dict:
-    """One engine in a child process (its own fresh cache), timed from outside, RSS from rusage."""
+    """One engine in a child process (its own fresh cache), timed from outside, RSS sampled from every process it starts."""
+    import psutil
+
     cache = Path(tempfile.mkdtemp(prefix="ck-batch-cache-"))
     env = {**os.environ, "CONFLICTKIT_CACHE_DIR": str(cache), "RAY_AUTH_MODE": "disabled"}
     cmd = [sys.executable, "-m", "conflictkit", "batch", "--reference", str(TEMPLATE), str(folder), "--out", str(out),
            "--workers", str(workers), "--engine", name, *(["--config", config] if config else [])]
-    # a wrapper process per run, so the peak is this run's (RUSAGE_CHILDREN only ever grows)
-    wrapper = ("import resource,subprocess,sys;p=subprocess.run(sys.argv[1:]);"
-               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,file=sys.stderr);sys.exit(p.returncode)")
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    peaks: dict[int, tuple[str, int]] = {}  # pid -> (name, largest RSS seen)
+    root = psutil.Process(proc.pid)
+    while proc.poll() is None:
+        try:
+            for p in [root, *root.children(recursive=True)]:
+                with contextlib.suppress(psutil.Error):
+                    rss = p.memory_info().rss
+                    label = " ".join(p.cmdline()[:3])
+                    peaks[p.pid] = (label, max(rss, peaks.get(p.pid, ("", 0))[1]))
+        except psutil.Error:
+            pass
+        time.sleep(0.25)
+    _, stderr = proc.communicate()
     elapsed = time.perf_counter() - started
-    peak_kb = int(proc.stderr.strip().splitlines()[-1])
     if proc.returncode not in (0, 3):
-        raise SystemExit(f"{name} x{workers} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+        raise SystemExit(f"{name} x{workers} failed ({proc.returncode}): {stderr[-2000:]}")
     summary = json.loads((out / "summary.json").read_text())
+    # a worker is a process that ran comparisons: the pool's spawned children, Ray's actors, or the CLI itself
+    workers_rss = [rss for pid, (label, rss) in peaks.items()
+                   if pid != proc.pid and ("multiprocessing" in label or "ray::" in label or "default_worker" in label)]
+    per_worker = max(workers_rss) if workers_rss else peaks.get(proc.pid, ("", 0))[1]
     return {"engine": name, "workers": workers, "seconds": elapsed, "pairs": summary["totals"]["pairs"],
-            "failed": summary["totals"]["failed"], "peak_rss_mb": peak_kb / 1024, "out": out}
+            "failed": summary["totals"]["failed"], "peak_rss_mb": per_worker / 2**20,
+            "all_rss_mb": sum(rss for _, rss in peaks.values()) / 2**20, "out": out}
 
 
 def findings_of(out: Path) -> dict[str, list]:
@@ -135,20 +152,22 @@ def main() -> None:
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; shared with other work, noisy: "
         "compare the rows as ratios.",
         "",
-        "| engine | workers | pairs | failed | wall s | pairs/min | peak RSS per worker (MB) | model load share |",
-        "|---|---|---|---|---|---|---|---|",
+        "| engine | workers | pairs | failed | wall s | pairs/min | peak RSS per worker (MB) | peak RSS, every process (MB) | model load share |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         share = load * r["workers"] / (r["seconds"] * r["workers"]) if r["seconds"] else 0
         lines.append(f"| {r['engine']} | {r['workers']} | {r['pairs']} | {r['failed']} | {r['seconds']:.1f} | "
-                     f"{60 * r['pairs'] / r['seconds']:.1f} | {r['peak_rss_mb']:.0f} | {share:.1%} |")
+                     f"{60 * r['pairs'] / r['seconds']:.1f} | {r['peak_rss_mb']:.0f} | {r['all_rss_mb']:.0f} | {share:.1%} |")
     lines += [
         "",
         f"Model load (a fresh process's `Engine.warm_up()`): {load:.2f} s per worker.",
         f"Identical findings (kind, P(conflict), both spans) for every pair in every engine: **{'yes' if identical else 'NO'}**.",
         "",
-        "Peak RSS is the largest resident set of any process the run started (a worker, or the driver for one",
-        "in-process worker), from `getrusage(RUSAGE_CHILDREN)`; for Ray it includes Ray's own raylet and GCS processes.",
+        "RSS is sampled every 0.25 s from every process the run starts: per worker is the largest pool worker or Ray",
+        "actor (the CLI itself for one in-process worker); every process adds up each one's peak (the driver, and for",
+        "Ray its raylet, GCS and dashboard processes too). Engines run one after the other: the machine's other load",
+        "changes between rows, so read ratios with that in mind.",
     ]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
