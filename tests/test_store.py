@@ -84,6 +84,7 @@ def test_many_keys_are_read_and_written_in_batches(tmp_path):
     store.put_many("a", items)
     found = store.get_many("a", [k for k, _ in items] + ["absent", "k0"])
     assert found == dict(items)
+    assert Store(tmp_path / "c.sqlite").get_many("a", ["k7"]) == {"k7": b"v7"}  # committed: another connection sees it
     assert store.get_many("b", ["k1"]) == {}
 
 
