@@ -2,6 +2,10 @@
 
 AGREEMENT = """# Agreement
 
+This Agreement is made between Provider and Customer. It sets out the terms on which Provider supplies the Services. It starts on the Effective Date. It continues until either party terminates it.
+
+The parties agree to the terms below, which apply to every Order Form.
+
 1. **Fees.** Customer shall pay all fees within thirty (30) days of the invoice date.
 
 2. **Territory.** The licence is granted for use in:

@@ -92,11 +92,12 @@ def test_definition_gaps_are_marked_and_switchable(fast_config):
 
 
 @pytest.mark.parametrize("transformation", BENIGN, ids=lambda t: t.id)
-def test_benign_transformations_of_the_sample_give_no_finding(fast_config, transformation):
-    text = REFERENCE.read_text(encoding="utf-8")
+@pytest.mark.parametrize("document", ["sample", "agreement"])
+def test_benign_transformations_give_no_finding(fast_config, transformation, document):
+    text = REFERENCE.read_text(encoding="utf-8") if document == "sample" else AGREEMENT
     edited = transformation.apply(text)
     if edited is None:
-        pytest.skip(f"{transformation.id} has nothing to apply to in the sample")
+        pytest.skip(f"{transformation.id} has nothing to apply to in the {document}")
     report = compare(fast_config, text, edited)
     assert legal(report) == [], [(f["kind"], f["reference"] and f["reference"]["text"][:60]) for f in legal(report)]
     assert report["summary"]["moved"] <= transformation.expected_moves
