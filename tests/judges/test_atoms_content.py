@@ -132,6 +132,9 @@ def test_same_effect_rewordings_are_not_conflicts(ref, inp):
         ("The committee shall meet all together twice a year.", "The committee shall meet altogether twice a year."),
         ("The Seller shall keep seperate records for each order.", "The Seller shall keep separate records for each order."),
         ("Payment is due untill the account is closed.", "Payment is due until the account is closed."),
+        # a lost space: the first word's root is the joined word's ("Agreementexpires")
+        ("This Agreementexpires when the last Order Form ends, unless renewed in writing.",
+         "This Agreement expires when the last Order Form ends, unless renewed in writing."),
     ],
 )
 def test_typo_fixes_have_a_low_p_and_a_typo_reason(ref, inp):

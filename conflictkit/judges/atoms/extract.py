@@ -42,7 +42,7 @@ class ClauseAtoms:
     @cached_property
     def words(self) -> tuple[tuple[str, int, int], ...]:
         """Lower-cased words and numbers with their spans, read once per clause (content edits diff them)."""
-        return tuple((m.group(), m.start(), m.end()) for m in _WORD_TOKENS.finditer(self.text.lower()))
+        return tuple((m.group(), *m.span()) for m in _WORD_TOKENS.finditer(self.text.lower()))
 
     @cached_property
     def word_set(self) -> frozenset[str]:

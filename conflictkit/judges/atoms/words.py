@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from conflictkit.judges.atoms.compare import Difference, _absent, _take
 from conflictkit.judges.atoms.extract import ClauseAtoms
-from conflictkit.judges.atoms.text import STOPWORDS, Atom, content_stems, stem
+from conflictkit.judges.atoms.text import STOPWORDS, Atom, Mask, content_stems, stem
 from conflictkit.judges.atoms.parties import sides
 from conflictkit.lexicon import Lexicon
 
@@ -187,3 +187,27 @@ def _compare_quantifiers(ref: ClauseAtoms, inp: ClauseAtoms, r: list[Atom], i: l
             quote = here.text[a.start:a.end + len(" ".join(nouns)) + 20].split(",")[0].strip()
             ref_q, inp_q = (quote, None) if side == "reference" else (None, quote)
             diffs.append(Difference("scope", "scope", ref_q, inp_q, f"'{quote}' only in the {side}: the other clause names something narrower"))
+
+
+def phrase_family(name: str, atoms: str, claims: int, compares: int, weights: dict[str, tuple[float, str]],
+                  topic_groups: frozenset[tuple[str, str]] = frozenset(), prepare=None):
+    """A family whose atoms are the phrase table's rows of one atom family (``atoms``), compared by
+    :func:`compare_words`; ``prepare(ref, inp, lexicon)`` may rekey the two clauses first."""
+    from conflictkit.judges.atoms.family import ComparisonContext, Family
+    from conflictkit.judges.atoms.phrases import extract_phrases
+    from conflictkit.judges.atoms.text import lowered
+
+    rows = frozenset({atoms})
+
+    def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
+        return extract_phrases(text, lowered(text), mask, lexicon, rows)
+
+    def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+        diffs: list[Difference] = []
+        if prepare is not None:
+            ref, inp = prepare(ref, inp, context.lexicon)
+        compare_words(ref, inp, atoms, diffs)
+        return diffs
+
+    return Family(name=name, claims=claims, compares=compares, extract=extract, compare=compare, weights=weights,
+                  topic_groups=topic_groups)

@@ -210,27 +210,19 @@ def is_typo(x: str, y: str, lex: Lexicon) -> bool:
     return False
 
 
-def _word_replacements(a: tuple[Word, ...], b: tuple[Word, ...], ops, context: ComparisonContext):
-    """Where the words differ: the root alignment's replacements, and words of equal roots spelt
-    differently ("unles" / "unless"), as one-word replacements."""
-    yield from ops
-    matcher_blocks = context.fact("content.alignment")[2]
-    for i, j, size in matcher_blocks:
-        for k in range(size):
-            if a[i + k][0] != b[j + k][0]:
-                yield "replace", i + k, i + k + 1, j + k, j + k + 1
-
-
 def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Correction]:
     """Typo fixes between the two clauses, as corrections of the reference's text."""
     a, b = ref.words, inp.words
     if ref.word_set == inp.word_set or _same_content(context):
         return []
-    kept, ops, _ = context.fact("content.alignment")
+    kept, _, _ = context.fact("content.alignment")
     if kept < _KEPT_IN_ORDER:
-        return []  # a typo fix changes a word into one the other clause does not have
+        return []
+    # on the words as spelt, not their roots: "unles" / "unless" share a root, "agreementexpires" /
+    # "agreement expires" share the first word's
+    raw = SequenceMatcher(None, [w for w, _, _ in a], [w for w, _, _ in b], autojunk=False).get_opcodes()  # a typo fix changes a word into one the other clause does not have
     fixes = []
-    for tag, i1, i2, j1, j2 in _word_replacements(a, b, ops, context):
+    for tag, i1, i2, j1, j2 in raw:
         if tag != "replace" or max(i2 - i1, j2 - j1) > 2:
             continue
         old, new = "".join(w for w, _, _ in a[i1:i2]), "".join(w for w, _, _ in b[j1:j2])
