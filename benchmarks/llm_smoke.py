@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import tempfile
 from pathlib import Path
 
@@ -24,13 +25,8 @@ from conflictkit.store import Store
 from conflictkit.testing.openai import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(os.environ.get("CONFLICTKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
-PAIRS = [
-    ("samples (SaaS)", ROOT / "samples/reference-saas-agreement.md", ROOT / "samples/input-vendor-draft.md"),
-    ("samples (NDA)", ROOT / "samples/nda-reference.txt", ROOT / "samples/nda-input.txt"),
-    ("CSA 1.1 -> 2.0", CORPUS / "commonpaper/csa/CSA_v1.1.md", CORPUS / "commonpaper/csa/CSA_v2.0.md"),
-    ("Bonterms Cloud Terms -> CSA 2.1", CORPUS / "bonterms/Bonterms-Cloud-Terms_v1.0.md", CORPUS / "commonpaper/csa/CSA_v2.1.md"),
-]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from core_bench import PAIRS  # noqa: E402  (the same document pairs as the core benchmark)
 
 
 def pointed_at(config, base_url: str):

@@ -37,12 +37,12 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import numpy as np
 
 from conflictkit.testing._ilgs import enrich
+from conflictkit.testing.loopback import LoopbackServer
 
 MODELS = {
     "/enrichments": ("kanon-2-enricher",),
@@ -392,51 +392,12 @@ class FakeIsaacus:
             server.close()
 
 
-class FakeServer:
+class FakeServer(LoopbackServer):
     """The fake on a loopback HTTP server, one thread per request; ``base_url`` for the SDK."""
 
     def __init__(self, fake: FakeIsaacus) -> None:
+        super().__init__(fake.handle, name="fake-isaacus")
         self.fake = fake
-        handler = _handler_class(fake)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
-        self.port = self._httpd.server_address[1]
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-isaacus", daemon=True)
-        self._thread.start()
-
-    def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
-
-
-def _handler_class(fake: FakeIsaacus) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def _serve(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            status, extra, content = fake.handle(self.command, self.path, headers, raw)
-            try:
-                self.send_response(status)
-                for key, value in extra.items():
-                    self.send_header(key, value)
-                self.send_header("content-length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (a timeout test): nothing to answer
-
-        do_POST = _serve
-        do_GET = _serve
-
-        def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
-            pass
-
-    return Handler
 
 
 __all__ = ["FakeIsaacus", "FakeServer", "Fault", "Request", "InvalidRequest", "respond", "enrich", "embed", "classify", "rerank", "tokens"]
