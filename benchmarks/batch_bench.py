@@ -105,8 +105,9 @@ def run_engine(name: str, workers: int, folder: Path, out: Path, config: str | N
         raise SystemExit(f"{name} x{workers} failed ({proc.returncode}): {stderr[-2000:]}")
     summary = json.loads((out / "summary.json").read_text())
     # a worker is a process that ran comparisons: the pool's spawned children, Ray's actors, or the CLI itself
+    infrastructure = ("resource_tracker", "raylet", "gcs_server", "dashboard", "log_monitor", "monitor.py", "runtime_env")
     workers_rss = [rss for pid, (label, rss) in peaks.items()
-                   if pid != proc.pid and ("multiprocessing" in label or "ray::" in label or "default_worker" in label)]
+                   if pid != proc.pid and not any(word in label for word in infrastructure)]
     per_worker = max(workers_rss) if workers_rss else peaks.get(proc.pid, ("", 0))[1]
     return {"engine": name, "workers": workers, "seconds": elapsed, "pairs": summary["totals"]["pairs"],
             "failed": summary["totals"]["failed"], "peak_rss_mb": per_worker / 2**20,

@@ -324,7 +324,7 @@ def _serve_rofs(tmp: Path) -> Outcome:
 
 
 @case("output", "Ctrl-C (SIGINT) in the middle of a comparison with --out",
-      "exit 130 and no --out, nothing beside it (or, had it finished, exit 0 and the whole set)")
+      "exit 130 (or 0 had it finished) and --out absent or the whole set, never part of one; nothing beside it")
 def _interrupt(tmp: Path) -> Outcome:
     import signal
 
@@ -339,8 +339,8 @@ def _interrupt(tmp: Path) -> Outcome:
     _, err = proc.communicate(timeout=600)
     beside = sorted(p.name for p in tmp.iterdir() if p.name.startswith(".ck-"))
     whole = out.is_dir() and {p.name for p in out.iterdir()} == REPORT_SET
-    ok = not beside and "Traceback" not in err and (
-        (proc.returncode == 130 and not out.exists()) or (proc.returncode == 0 and whole))
+    # the interrupt may land after the set is in place (while the text is printed): the set is then whole
+    ok = not beside and "Traceback" not in err and proc.returncode in (0, 130) and (whole or not out.exists())
     return Outcome(ok, f"exit {proc.returncode}: {err.strip().splitlines()[-1] if err.strip() else '(nothing on stderr)'}; "
                        f"--out {'whole' if whole else 'absent' if not out.exists() else 'partial'}; "
                        f"{len(beside)} staging folders left")
@@ -574,14 +574,17 @@ def _tty(tmp: Path) -> Outcome:
                    f"escape sequences that reached the terminal: {', '.join(leaked) or 'none'}")
 
 
-@case("hostile text", "raw markup from a document in report.md (issue 14.5, branch review)",
-      "exit 0; no raw <script> or remote image in report.md")
+@case("hostile text", "raw markup from a document in report.md (issue 14.5)",
+      "exit 0; report.md rendered as CommonMark has no <script> and no remote image")
 def _markdown(tmp: Path) -> Outcome:
+    from markdown_it import MarkdownIt
+
     out = tmp / "out"
     proc = ck("compare", REFERENCE, _hostile_input(tmp), "--config", fast_config(tmp), "--out", out, env=cache_env(tmp))
     md = (out / "report.md").read_text() if (out / "report.md").exists() else ""
-    raw = [name for name, text in (("<script>", "<script>"), ("remote image", "![x](http://evil.example/p.png)")) if text in md]
-    return expect_ok(proc, not raw and bool(md), f"raw in report.md: {', '.join(raw) or 'none'}")
+    html = MarkdownIt("commonmark").render(md)  # what a Markdown viewer would make of it
+    raw = [name for name, tag in (("<script>", "<script"), ("remote image", "<img")) if tag in html]
+    return expect_ok(proc, not raw and bool(md), f"rendered report.md holds: {', '.join(raw) or 'neither'}")
 
 
 # ---- serve ----------------------------------------------------------------------------------
