@@ -131,7 +131,7 @@ def bad_input(name: str, document: bytes, fragment: str, **limits: int) -> None:
 bad_input("empty file", b"", "is empty")
 bad_input("only whitespace", b"  \n\n\t \n", "is empty")
 bad_input("binary (NULs at the start)", b"\x00\x01\x02binary\x00" * 20, "not a text document")
-bad_input("a NUL byte after the first 8 KiB (issue 14.3, branch loaders)", b"1. Clause text here.\n" * 500 + b"\x00 tail\n", "not a text document")
+bad_input("a NUL byte after the first 8 KiB (issue 14.3)", b"1. Clause text here.\n" * 500 + b"\x00 tail\n", "not a text document")
 bad_input("UTF-16 text", "1. Payment. Customer shall pay.\n".encode("utf-16"), "UTF-16")
 bad_input("not UTF-8 (Latin-1)", "1. Caf\u00e9 shall pay.\n".encode("latin-1") * 10, "not valid UTF-8")
 bad_input("a PDF", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "PDF")
@@ -551,7 +551,7 @@ def _hostile_input(tmp: Path) -> Path:
     return path
 
 
-@case("hostile text", "terminal escapes in a document, printed to a TTY (issue 14.4, branch review)",
+@case("hostile text", "terminal escapes in a document, printed to a TTY (issue 14.4)",
       "exit 0; no clear-screen or title-setting sequence reaches the terminal")
 def _tty(tmp: Path) -> Outcome:
     hostile = _hostile_input(tmp)
