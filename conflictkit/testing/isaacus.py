@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from conflictkit.testing._ilgs import enrich
-from conflictkit.testing.loopback import LoopbackServer
+from conflictkit.testing.loopback import LoopbackServer, mock_transport
 
 MODELS = {
     "/enrichments": ("kanon-2-enricher",),
@@ -373,14 +373,7 @@ class FakeIsaacus:
 
     def transport(self):
         """An ``httpx.MockTransport`` serving this fake in-process (needs httpx, which the SDK brings)."""
-        import httpx
-
-        def handler(req: httpx.Request) -> httpx.Response:
-            headers = {k.lower(): v for k, v in req.headers.items()}
-            status, extra, content = self.handle(req.method, req.url.path, headers, req.read())
-            return httpx.Response(status, headers=extra, content=content)
-
-        return httpx.MockTransport(handler)
+        return mock_transport(self.handle)
 
     @contextmanager
     def serve(self) -> Iterator[FakeServer]:

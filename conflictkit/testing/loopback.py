@@ -1,4 +1,4 @@
-"""A fake HTTP API on 127.0.0.1, for fakes that answer ``handle(method, path, headers, raw)``."""
+"""A fake HTTP API, in-process or on 127.0.0.1, for fakes that answer ``handle(method, path, headers, raw)``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Handle = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
+
+
+def mock_transport(handle: Handle):
+    """An ``httpx.MockTransport`` answering every request in-process with ``handle`` (needs httpx)."""
+    import httpx
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        headers = {k.lower(): v for k, v in req.headers.items()}
+        status, extra, content = handle(req.method, req.url.path, headers, req.read())
+        return httpx.Response(status, headers=extra, content=content)
+
+    return httpx.MockTransport(handler)
 
 
 class LoopbackServer:

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from conflictkit.testing.loopback import LoopbackServer
+from conflictkit.testing.loopback import LoopbackServer, mock_transport
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
 CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
@@ -251,14 +251,7 @@ class FakeOpenAI:
 
     def transport(self):
         """An ``httpx.MockTransport`` serving this fake in-process."""
-        import httpx
-
-        def handler(req: httpx.Request) -> httpx.Response:
-            headers = {k.lower(): v for k, v in req.headers.items()}
-            status, extra, content = self.handle(req.method, req.url.path, headers, req.read())
-            return httpx.Response(status, headers=extra, content=content)
-
-        return httpx.MockTransport(handler)
+        return mock_transport(self.handle)
 
     @contextmanager
     def serve(self) -> Iterator[LoopbackServer]:
