@@ -23,7 +23,7 @@ $PIP install -q "torch==2.13.0"
 $PIP install -q -e ".[test,web,bench]" \
   -e "backends/conflictkit-onnx[test]" \
   -e backends/conflictkit-sentence-transformers \
-  -e backends/conflictkit-bm25 \
+  -e "backends/conflictkit-bm25[test]" \
   -e backends/conflictkit-nli \
   -e backends/conflictkit-isaacus \
   -e backends/conflictkit-ray \
