@@ -23,7 +23,7 @@ import yaml
 
 T = TypeVar("T")
 DEFAULT_LANGUAGE = "en"
-_LANG_PACKAGE = "conflictkit.judges.atoms.lang"
+_LANG_FOLDER = "judges/atoms/lang"  # package data; found from the top package, so the judge is not imported
 LEXICON_PATH_ENV = "CONFLICTKIT_LEXICON_PATH"
 
 
@@ -80,7 +80,7 @@ def _roots() -> list[Any]:
     """Where language folders are looked for: ``$CONFLICTKIT_LEXICON_PATH`` (folders separated by
     the OS path separator) first, then the lexicons shipped in the package."""
     extra = [Path(p) for p in os.environ.get(LEXICON_PATH_ENV, "").split(os.pathsep) if p]
-    return [*extra, resources.files(_LANG_PACKAGE)]
+    return [*extra, resources.files("conflictkit").joinpath(_LANG_FOLDER)]
 
 
 def languages() -> list[str]:

@@ -144,10 +144,15 @@ def build_plugin_manager(load_entry_points: bool = True) -> pluggy.PluginManager
 
 
 def _distributions() -> dict[str, str]:
-    mapping: dict[str, str] = {}
-    for top, dists in metadata.packages_distributions().items():
-        if dists:
-            mapping[top] = dists[0]
+    """Top-level module -> distribution name, for the plugins' own modules only.
+
+    Read from the entry points (which say which distribution declares them): scanning every
+    installed distribution's file list (``packages_distributions``) took a quarter of a second.
+    """
+    mapping = {"conflictkit": "conflictkit"}
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.dist is not None:
+            mapping.setdefault(ep.module.split(".")[0], ep.dist.name)
     return mapping
 
 
