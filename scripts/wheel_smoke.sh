@@ -27,8 +27,11 @@ CK="$WORK/venv/bin/conflictkit"
 if "$WORK/venv/bin/python" -c "import torch" 2>/dev/null; then
   echo "wheel smoke test: torch got installed with the offline default" >&2; exit 1
 fi
-"$CK" config show --config fast | grep -q "use: hashing"
-"$CK" backends 2>"$WORK/backends.err" | tee "$WORK/backends.txt" | grep -q "conflictkit-onnx"
+"$CK" config show --config fast >"$WORK/config.txt"
+grep -q "use: hashing" "$WORK/config.txt"
+# (never `cmd | grep -q`: grep stops at the first match and, under pipefail, cmd's SIGPIPE fails the script)
+"$CK" backends >"$WORK/backends.txt" 2>"$WORK/backends.err"
+grep -q "conflictkit-onnx" "$WORK/backends.txt"
 if [ -s "$WORK/backends.err" ]; then cat "$WORK/backends.err" >&2; exit 1; fi
 for plugin in conflictkit-sentence-transformers conflictkit-nli conflictkit-bm25 conflictkit-isaacus conflictkit-openai \
               conflictkit-docx conflictkit-pdf; do
@@ -36,7 +39,8 @@ for plugin in conflictkit-sentence-transformers conflictkit-nli conflictkit-bm25
 done
 # The README's main command, with the installed default preset.
 "$CK" compare "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" --out "$WORK/out" \
-  | tail -n 1 | grep -q "deviations"
+  >"$WORK/compare.txt"
+tail -n 1 "$WORK/compare.txt" | grep -q "deviations"
 "$CK" compare --config hybrid "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" >/dev/null
 test -s "$WORK/out/report.json"
 "$CK" batch --reference "$ROOT/samples/reference-saas-agreement.md" "$ROOT/samples/input-vendor-draft.md" \
