@@ -145,7 +145,7 @@ class Runner:
             job.error, job.state = f"unexpected failure: {type(exc).__name__}: {exc} (see the server's terminal)", "failed"
         finally:
             job.finished = time.time()
-            self.reviews.update_job(job.id, state=job.state, error=job.error, comparison=job.comparison, finished=job.finished)
+            self.reviews.finish_job(job.id, job.state, job.error, job.comparison, job.finished)
             with self._lock:
                 self.live.pop(job.id, None)
 

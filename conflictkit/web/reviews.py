@@ -233,6 +233,12 @@ class ReviewStore:
         with closing(self._connect()) as conn:
             conn.execute(f"UPDATE jobs SET {assignments} WHERE id = ?", (*fields.values(), job_id))
 
+    def finish_job(self, job_id: str, state: str, error: str | None, comparison: str | None, finished: float) -> None:
+        """Record how a job ended and drop its uploaded bytes: a finished job is never run again."""
+        with closing(self._connect()) as conn:
+            conn.execute("UPDATE jobs SET state = ?, error = ?, comparison = ?, finished = ?, reference_data = x'',"
+                         " input_data = x'' WHERE id = ?", (state, error, comparison, finished, job_id))
+
     def job(self, job_id: str) -> dict | None:
         """A job's state (no document texts), or None."""
         if not ID_PATTERN.match(job_id or ""):

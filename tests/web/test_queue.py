@@ -29,6 +29,7 @@ def test_a_finished_job_is_still_known_after_a_restart(make_client):
     done = wait_for_job(first, location)
     second = make_client()
     assert second.get(f"/api/jobs/{done['id']}").json()["comparison"] == done["comparison"]
+    assert second.app.conflictkit.reviews.job_files(done["id"]) == (b"", b"")  # the uploads are not kept once done
     assert second.get(location).headers["location"] == f"/comparisons/{done['comparison']}"
 
 
