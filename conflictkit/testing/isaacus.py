@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from conflictkit.testing._ilgs import enrich
+from conflictkit.testing import loopback
 from conflictkit.testing.loopback import LoopbackServer, mock_transport
 
 MODELS = {
@@ -259,13 +260,8 @@ class Fault:
 
 
 @dataclass
-class Request:
+class Request(loopback.Request):
     """One request the fake received, as it received it."""
-
-    path: str
-    body: Any
-    status: int = 0
-    authorization: str | None = None
 
     @property
     def texts(self) -> int:

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Handle = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
+
+
+@dataclass
+class Request:
+    """One request a fake API received, as it received it (its body parsed as JSON, None if not JSON)."""
+
+    path: str
+    body: Any
+    status: int = 0
+    authorization: str | None = None
 
 
 def mock_transport(handle: Handle):

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from conflictkit.testing.loopback import LoopbackServer, mock_transport
+from conflictkit.testing.loopback import LoopbackServer, Request, mock_transport
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
 CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
@@ -126,16 +126,6 @@ class Fault:
     times: int = 1
     retry_after: float | None = None
     corruption: str | None = None
-
-
-@dataclass
-class Request:
-    """One request as the fake received it."""
-
-    path: str
-    body: Any
-    status: int = 0
-    authorization: str | None = None
 
 
 @dataclass

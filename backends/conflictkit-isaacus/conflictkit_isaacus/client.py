@@ -6,7 +6,7 @@ Python call per float); with ``strict_responses`` each response is also validate
 SDK's models, which is how the tests keep the fake API honest. Retries of server errors and
 timeouts (with the SDK's backoff) come from the options. A rate limit (429) is never a failure by
 itself: the request waits (``retry-after`` honoured, else jittered exponential backoff), the
-number in flight is lowered adaptively (:mod:`conflictkit_isaacus.ratelimit`), and only after
+number in flight is lowered adaptively (:mod:`conflictkit.ratelimit`), and only after
 ``rate_limit_budget`` seconds of backing off with no answer does the call give up, saying how far
 it got. Each
 answer is handed to ``on_answer`` as it arrives, so callers cache it even when a later request
@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, plugin_install_hint
+from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 
 from conflictkit_isaacus.options import IsaacusOptions
-from conflictkit_isaacus.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 
 T = TypeVar("T")
 

@@ -2,7 +2,8 @@
 
 Every answer is cached in the conflictkit store as it arrives, keyed by the model and the whole
 prompt, so a re-run (or a run after a failure) sends only what is still unanswered. On 429 the
-number of requests in flight is halved (and grows back by one per success: AIMD); 429, 5xx,
+number of requests in flight is halved (and grows back by about one per round: AIMD, in
+:mod:`conflictkit.ratelimit`, shared with the Isaacus backend); 429, 5xx,
 timeouts and dropped connections are retried with exponential backoff and jitter, waiting at
 least what ``retry-after`` asks, until ``max_retries`` or ``retry_budget_s`` runs out. Then one
 BackendError says how far the run got; nothing partial is returned.
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import random
 import sys
 import threading
 import time
@@ -23,13 +23,13 @@ from typing import Any
 from urllib.parse import urlparse
 
 from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UserError, plugin_install_hint
+from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 from conflictkit.store import Store, key_of
 
 from conflictkit_openai.options import LLMOptions
 
 INSTALL_HINT = plugin_install_hint("conflictkit-openai") + " (it brings the openai SDK)"
 CACHE_NAMESPACE = "llm.answers"
-BACKOFF_CAP_S = 30.0
 
 
 def _sdk():
@@ -77,37 +77,6 @@ class Usage:
         if not prices:
             return None
         return round((self.prompt_tokens * prices.get("input", 0.0) + self.completion_tokens * prices.get("output", 0.0)) / 1e6, 6)
-
-
-class AdaptiveLimit:
-    """At most ``limit`` holders at a time; :meth:`decrease` halves the limit, :meth:`increase` adds one back."""
-
-    def __init__(self, maximum: int) -> None:
-        self.maximum = self.limit = self.lowest = maximum
-        self._held = 0
-        self._cond = threading.Condition()
-
-    def __enter__(self) -> AdaptiveLimit:
-        with self._cond:
-            while self._held >= self.limit:
-                self._cond.wait()
-            self._held += 1
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        with self._cond:
-            self._held -= 1
-            self._cond.notify_all()
-
-    def decrease(self) -> None:
-        with self._cond:
-            self.limit = max(1, self.limit // 2)
-            self.lowest = min(self.lowest, self.limit)
-
-    def increase(self) -> None:
-        with self._cond:
-            self.limit = min(self.maximum, self.limit + 1)
-            self._cond.notify_all()
 
 
 def is_local(url: str | None) -> bool:
@@ -189,7 +158,7 @@ class ChatClient:
         u = self.usage
         return {"model": self.options.model, "endpoint": self.base_url or "https://api.openai.com/v1", "requests": u.requests,
                 "cached_answers": u.cached, "retries": u.retries,
-                "lowest_concurrency": self._limit.lowest, "prompt_tokens": u.prompt_tokens,
+                "lowest_concurrency": int(self._limit.lowest), "prompt_tokens": u.prompt_tokens,
                 "completion_tokens": u.completion_tokens, "cost_usd": u.cost(self.options.prices)}
 
     # ---- internals ----------------------------------------------------------------------------
@@ -226,9 +195,9 @@ class ChatClient:
         attempt = 0
         while True:
             try:
-                with self._limit:
+                with self._limit.slot():
                     response = self.sdk.chat.completions.create(**self._params(request))
-                self._limit.increase()
+                self._limit.succeeded()
                 return self._answer(response)
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
                 raise ConfigError(f"the llm endpoint refused the key ({exc.status_code}): check {self.options.api_key_env}") from None
@@ -237,7 +206,7 @@ class ChatClient:
                                   "set model: to one it serves") from None
             except (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError) as exc:
                 if isinstance(exc, openai.RateLimitError):
-                    self._limit.decrease()
+                    self._limit.throttled()
                 wait = self._backoff(attempt, exc)
                 if attempt >= self.options.max_retries or time.monotonic() - started + wait > self.options.retry_budget_s:
                     raise BackendError(f"llm endpoint: {_describe(exc)} after {attempt} retr{'y' if attempt == 1 else 'ies'}") from None
@@ -275,22 +244,8 @@ class ChatClient:
         return ChatAnswer(content, top)
 
     def _backoff(self, attempt: int, exc: Exception) -> float:
-        wait = min(BACKOFF_CAP_S, self.options.backoff_s * 2 ** attempt) * random.uniform(0.5, 1.0)
-        asked = _retry_after(exc)
-        return max(wait, asked) if asked is not None else wait
-
-
-def _retry_after(exc: Exception) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None) or {}
-    for name, scale in (("retry-after-ms", 1e-3), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return max(0.0, float(value) * scale)
-            except ValueError:
-                return None
-    return None
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        return backoff_delay(attempt, advertised_delay(headers), base=self.options.backoff_s)
 
 
 def _describe(exc: Exception) -> str:

@@ -15,7 +15,7 @@ from conflictkit.config import resolve
 from conflictkit.engine import Engine
 from conflictkit.errors import BackendError
 from conflictkit.store import Store
-from conflictkit_isaacus.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
+from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "samples"

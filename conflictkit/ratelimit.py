@@ -1,4 +1,6 @@
-"""Living with the API's rate limit: adaptive concurrency (AIMD) and jittered backoff.
+"""Living with a remote API's rate limit: adaptive concurrency (AIMD) and jittered backoff.
+
+Shared by the backends that call hosted models (Isaacus, OpenAI-compatible endpoints).
 
 A 429 halves the number of requests allowed in flight (never below one); each success adds
 ``1/limit``, so the limit grows back by about one per round of requests (TCP's congestion rule).
@@ -69,14 +71,15 @@ def advertised_delay(headers: Mapping[str, str] | None) -> float | None:
     return None
 
 
-def backoff_delay(attempt: int, advertised: float | None, rng: random.Random | None = None) -> float:
-    """How long to wait before try ``attempt + 1`` of a request that got a 429.
+def backoff_delay(attempt: int, advertised: float | None, rng: random.Random | None = None,
+                  base: float = BACKOFF_BASE) -> float:
+    """How long to wait before try ``attempt + 1`` of a request that got a 429 (or a 5xx, a timeout).
 
     The advertised delay plus up to 20% (never earlier than asked), else full jitter over an
-    exponentially growing window.
+    exponentially growing window starting at ``base`` seconds.
     """
     draw = (rng or random).random()
     if advertised is not None:
         return advertised * (1.0 + 0.2 * draw)
-    window = min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt)
+    window = min(BACKOFF_CAP, base * 2**attempt)
     return window * (0.5 + 0.5 * draw)
