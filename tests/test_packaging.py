@@ -29,3 +29,20 @@ def test_the_core_wheel_ships_its_presets(tmp_path):
     assert set(names.split()) == {p.stem for p in (ROOT / "configs").glob("*.yaml")}
     location = run(python, "-c", "from conflictkit.config import PRESETS_DIR; print(PRESETS_DIR)", cwd=elsewhere)
     assert location.strip().startswith(str(venv))
+
+
+def test_every_plugin_moves_with_the_core_version():
+    """A plugin of this round needs this round's core (new stages and modules): pins say so."""
+    import tomllib
+
+    from conflictkit import __version__
+
+    major, minor, *_ = __version__.split(".")
+    core_pin = f"conflictkit>={major}.{minor},<{major}.{int(minor) + 1}"
+    plugins = sorted((ROOT / "backends").glob("*/pyproject.toml"))
+    assert plugins
+    for path in plugins:
+        project = tomllib.loads(path.read_text(encoding="utf-8"))["project"]
+        assert project["version"] == __version__, path
+        pins = [d for d in project["dependencies"] if d.split(">")[0].split("=")[0].split("<")[0].strip() == "conflictkit"]
+        assert pins == [core_pin], (path, pins)
