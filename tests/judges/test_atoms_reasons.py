@@ -16,8 +16,8 @@ from conflictkit.judges.atoms.family import families
 from tests.judges.test_atoms_cases import judged
 
 _BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "clause-pairs"
-_PAIRS = [(row["id"], row["reference"], row["input"]) for split in ("tune.jsonl", "report.jsonl")
-          for row in map(json.loads, filter(str.strip, (_BENCH / split).read_text(encoding="utf-8").splitlines()))]
+_PAIRS = [(row["id"], row["reference"], row["input"]) for split in sorted(_BENCH.glob("*.jsonl"))
+          for row in map(json.loads, filter(str.strip, split.read_text(encoding="utf-8").splitlines()))]
 # words of the judge's own vocabulary that a reason must never show instead of the clause's words
 _INTERNAL = re.compile(r"\b(?:supplier|receiver|no_obligation|contingent_\w+|prohibition|obligation|permission)\s*->"
                        r"|->\s*(?:supplier|receiver|obligation|permission|prohibition)\b|\bwho acts:|_")

@@ -3,7 +3,7 @@
 Usage: python benchmarks/data/clause-pairs/validate.py [DIR]
 
 Checks: every line parses as a JSON object with the required keys; label and category are known and
-agree; ids are unique across both splits; no clause text (reference or input) appears in both splits;
+agree; ids are unique across the splits; no clause text (reference or input) appears in two splits;
 reference and input differ; each split meets the minimum count per category. Exit code 1 on any problem.
 """
 from __future__ import annotations
@@ -16,13 +16,14 @@ from pathlib import Path
 CONFLICT = ["negation", "modal", "number", "date", "party", "jurisdiction", "scope", "qualifier", "context",
             "list-edit", "trigger", "duty"]
 CONSISTENT = ["paraphrase", "format", "unrelated", "typo", "non-binding"]
-MINIMUM = {  # category: (tune, report)
-    "negation": (10, 15), "modal": (10, 15), "number": (10, 15), "date": (6, 10), "party": (8, 12),
-    "jurisdiction": (6, 10), "scope": (8, 12), "qualifier": (8, 12), "context": (6, 10),
-    "paraphrase": (14, 20), "format": (10, 14), "unrelated": (10, 14),
-    "list-edit": (6, 8), "trigger": (6, 8), "duty": (6, 8), "typo": (6, 8), "non-binding": (6, 8),
+MINIMUM = {  # category: (tune, report, fresh)
+    "negation": (10, 15, 12), "modal": (10, 15, 12), "number": (10, 15, 12), "date": (6, 10, 12),
+    "party": (8, 12, 12), "jurisdiction": (6, 10, 12), "scope": (8, 12, 12), "qualifier": (8, 12, 12),
+    "context": (6, 10, 12), "paraphrase": (14, 20, 12), "format": (10, 14, 12), "unrelated": (10, 14, 12),
+    "list-edit": (6, 8, 12), "trigger": (6, 8, 12), "duty": (6, 8, 12), "typo": (6, 8, 12),
+    "non-binding": (6, 8, 12),
 }
-SPLITS = ["tune", "report"]
+SPLITS = ["tune", "report", "fresh"]
 REQUIRED = {"id", "category", "label", "reference", "input"}
 
 
@@ -67,21 +68,22 @@ def main(directory: Path) -> int:
                 problems.append(f"{where}: reference and input are identical")
             texts[split].update({norm(row["reference"]), norm(row["input"])})
             counts[split][cat] += 1
-    shared = texts["tune"] & texts["report"]
-    for text in sorted(shared):
-        problems.append(f"clause text in both splits: {text[:80]!r}")
-    for cat, (t_min, r_min) in MINIMUM.items():
-        for split, minimum in zip(SPLITS, (t_min, r_min)):
+    for i, first in enumerate(SPLITS):
+        for second in SPLITS[i + 1:]:
+            for text in sorted(texts[first] & texts[second]):
+                problems.append(f"clause text in {first} and {second}: {text[:80]!r}")
+    for cat, minimums in MINIMUM.items():
+        for split, minimum in zip(SPLITS, minimums):
             if counts[split][cat] < minimum:
                 problems.append(f"{split}: {cat} has {counts[split][cat]} pairs, minimum {minimum}")
 
-    print(f"{'category':<14}{'label':<12}{'tune':>6}{'report':>8}{'total':>7}")
+    print(f"{'category':<14}{'label':<12}" + "".join(f"{s:>8}" for s in SPLITS) + f"{'total':>7}")
     for cat in CONFLICT + CONSISTENT:
         label = "conflict" if cat in CONFLICT else "consistent"
-        t, r = counts["tune"][cat], counts["report"][cat]
-        print(f"{cat:<14}{label:<12}{t:>6}{r:>8}{t + r:>7}")
-    t, r = sum(counts["tune"].values()), sum(counts["report"].values())
-    print(f"{'all':<26}{t:>6}{r:>8}{t + r:>7}")
+        per_split = [counts[s][cat] for s in SPLITS]
+        print(f"{cat:<14}{label:<12}" + "".join(f"{n:>8}" for n in per_split) + f"{sum(per_split):>7}")
+    per_split = [sum(counts[s].values()) for s in SPLITS]
+    print(f"{'all':<26}" + "".join(f"{n:>8}" for n in per_split) + f"{sum(per_split):>7}")
     for problem in problems:
         print("PROBLEM:", problem, file=sys.stderr)
     return 1 if problems else 0
