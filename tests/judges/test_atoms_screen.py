@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conflictkit.judges.atoms import numbers
 from conflictkit.judges.atoms.phrases import _compiled
 from conflictkit.judges.atoms.screen import may_match, required_literals, screen
 from conflictkit.lexicon import load
@@ -40,6 +41,11 @@ def test_no_screen_where_it_cannot_vouch(pattern):
     assert may_match(screen(re.compile(pattern)), "")
 
 
+def test_a_screen_looks_for_the_shortest_of_nested_literals():
+    assert screen(re.compile(r"\b(?:september|sept|sep)\b")) == ("sep",)
+    assert screen(re.compile(r"\bweekly\b|\bbiweekly\b|\bdaily\b")) == ("weekly", "daily")
+
+
 def _clause_texts() -> list[str]:
     texts = []
     for name in ("tune.jsonl", "report.jsonl"):
@@ -63,6 +69,20 @@ def test_every_lexicon_row_matches_only_texts_that_pass_its_screen():
                 skipped += 1
             matched += found
     assert matched and skipped
+
+
+def test_the_number_and_date_screens_hide_no_match():
+    screened = [*zip(numbers._DATES, numbers._DATE_SCREENS, strict=True), *numbers._CALENDAR_SCREENS.items(),
+                (numbers._FREQUENCY, numbers._FREQUENCY_SCREEN)]
+    texts = _clause_texts() + ["Payment is due on the 1st day of each Month, every Friday, or by March 31, 2026.",
+                               "Reports are delivered quarterly and invoices twice per year, on 15 June 2026."]
+    skipped = 0
+    for text in texts + [t.title() for t in texts]:
+        for pattern, literals in screened:
+            if not may_match(literals, text):
+                assert pattern.search(text) is None, (pattern.pattern, text)
+                skipped += 1
+    assert skipped
 
 
 _PIECES = st.sampled_from(["ab", "b", "ba", "c", r"\b", r"\s+", "[ab]", "(?:ab|ba)", "(?:abc|c)?", "a+", "(?:ca)+",

@@ -70,7 +70,11 @@ def screen(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     """The literals of which a text must hold one for ``pattern`` to match it (longest first), or
     None when the pattern has no screen and must always run; test a text with :func:`may_match`."""
     literals = required_literals(pattern)
-    return None if literals is None else tuple(sorted(literals, key=lambda w: (-len(w), w)))
+    if literals is None:
+        return None
+    # a text holding "september" holds "sep": looking for the shorter alone says the same
+    needed = {w for w in literals if not any(o != w and o in w for o in literals)}
+    return tuple(sorted(needed, key=lambda w: (-len(w), w)))
 
 
 def may_match(literals: tuple[str, ...] | None, text: str) -> bool:
