@@ -295,14 +295,15 @@ def extract_dates(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
-def _skip_xrefs(text: str, low: str, mask: Mask) -> None:
-    """Claim numbers that only point elsewhere (section numbers, leading list numbers)."""
+def _skip_xrefs(text: str, low: str, mask: Mask, numbers: list[re.Match[str]] | None = None) -> None:
+    """Claim numbers that only point elsewhere (section numbers, leading list numbers); ``numbers``
+    are the clause's ``_CORE`` matches when the caller has them already."""
     lead = _LEADING_NUMBER.match(low)
     if lead and lead.end() < len(low) and text[lead.end()].isupper():
         mask.take(lead.start(), lead.end())
     for m in _SECTION_NUMBER.finditer(low):
         mask.take(m.start(), m.end())
-    for m in _CORE.finditer(low):
+    for m in _CORE.finditer(low) if numbers is None else numbers:
         if m.group("d") and _XREF.search(low, max(0, m.start() - 60), m.start()):
             mask.take(m.start(), m.end())
 
@@ -311,9 +312,10 @@ def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
     """Amounts, percentages, durations and counts, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
-    _skip_xrefs(text, low, mask)
+    numbers = list(_CORE.finditer(low))  # one scan for both passes: the matches do not depend on the mask
+    _skip_xrefs(text, low, mask, numbers)
     atoms: list[Atom] = []
-    for m in _CORE.finditer(low):
+    for m in numbers:
         if not mask.free(m.start(), m.end()):
             continue
         atom = _number_at(text, low, m, mask)
