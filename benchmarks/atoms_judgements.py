@@ -5,8 +5,8 @@
     cmp before.jsonl after.jsonl
 
 A speed-up of the judge must change no judgement: the probabilities, signals and reasons of every
-pair of the clause-pair splits and of every document pair (judged through the ``fast`` pipeline,
-so retrieval pairs the clauses as a real comparison does) are printed exactly, in a fixed order.
+pair of the clause-pair splits and of every document pair (judged through the ``fast`` pipeline, or
+``--config``, so retrieval pairs the clauses as a real comparison does) are printed exactly, in a fixed order.
 Document pairs that need the third-party corpus are skipped when it is absent (``CONFLICTKIT_CORPUS``).
 """
 
@@ -28,9 +28,10 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="*", default=[str(ROOT / "benchmarks" / "data" / d) for d in DATASETS])
+    parser.add_argument("--config", default="fast", help="the pipeline that pairs the document clauses (a preset or a file)")
     parser.add_argument("--generated", type=int, default=600, help="also judge this many generated clauses, each with 3 inputs")
     args = parser.parse_args(argv)
-    engine = Engine(load_config("fast"))
+    engine = Engine(load_config(args.config))
     _generated(args.generated)
     for path in args.datasets:
         dataset = load_dataset(path)
