@@ -86,3 +86,13 @@ def test_take_pairs_as_the_plain_greedy_pairing_does(left, right, by_group):
     l1, r1, l2, r2 = list(left), list(right), list(left), list(right)
     assert _take(l1, r1, same) == _plain_take(l2, r2, same)
     assert (l1, r1) == (l2, r2)
+
+
+def test_each_weights_object_scores_with_its_own_values():
+    pair = ("Customer shall not export the Software.", "Customer shall export the Software.")
+    default, softer = LegalAtomsJudge(), LegalAtomsJudge({"weights": {"negation": 0.1}})
+    candidate = CandidatePair(reference_id="r0", input_id="i0", similarity=0.9)
+    comparison = Comparison(reference=_indexed([pair[0]], "r"), input=_indexed([pair[1]], "i"))
+    first, second = default.judge([candidate], comparison)[0], softer.judge([candidate], comparison)[0]
+    assert second.p_differs < first.p_differs
+    assert default.judge([candidate], comparison)[0] == first  # the cached values of the first judge are untouched

@@ -10,19 +10,23 @@ for (case-insensitive, a required part it does not understand) gets no screen an
 from __future__ import annotations
 
 import re
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
 
-_REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
+try:  # the regex parser is private to the re package: without it there is no screen, every pattern runs
+    from re import _constants as sre  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
+except (ImportError, AttributeError):  # pragma: no cover - CPython 3.11-3.14 have both
+    _parser = None
 
 
 def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
     """Strings of which every match of ``pattern`` contains at least one, or None if unknown."""
-    if pattern.flags & re.IGNORECASE or not isinstance(pattern.pattern, str):
+    if _parser is None or pattern.flags & re.IGNORECASE or not isinstance(pattern.pattern, str):
         return None
     try:
         found = _sequence(list(_parser.parse(pattern.pattern, pattern.flags)))
-    except (re.error, TypeError, ValueError, RecursionError):
+    except (re.error, TypeError, ValueError, RecursionError, AttributeError):
         return None
     return found if found and min(map(len, found)) >= 2 else None
 
