@@ -36,13 +36,16 @@ class Difference:
 
 def _take(left: list[Atom], right: list[Atom], same: Callable[[Atom, Atom], bool]) -> list[tuple[Atom, Atom]]:
     """Remove and return the pairs (a, b) with ``same(a, b)``, greedily in text order."""
-    pairs = []
+    pairs: list[tuple[Atom, Atom]] = []
+    if not left or not right:
+        return pairs  # the common case of a family absent from one side: nothing to pair
     for a in list(left):
-        b = next((b for b in right if same(a, b)), None)
-        if b is not None:
-            left.remove(a)
-            right.remove(b)
-            pairs.append((a, b))
+        for b in right:  # a plain loop, not next() over a generator: this runs for every family of every pair
+            if same(a, b):
+                left.remove(a)
+                right.remove(b)
+                pairs.append((a, b))
+                break
     return pairs
 
 
@@ -53,6 +56,8 @@ def _both(a: str, b: str) -> bool:
 def _absent(left: list[Atom], other: ClauseAtoms, family: str) -> list[Atom]:
     """Unpaired atoms whose value the other clause does not state at all. A value said twice on one
     side and once on the other is the same term repeated, not a difference."""
+    if not left:
+        return []
     there = {a.key for a in other.of(family)}
     return [a for a in left if a.key not in there]
 

@@ -11,13 +11,16 @@ not X except Y" is read as "may X only Y".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from typing import TypeVar
 
 from conflictkit.judges.atoms.text import Atom, Mask, content_stems, lowered
 from conflictkit.lexicon import DEFAULT_LANGUAGE, load
 
 _WORD_TOKENS = re.compile(r"[a-z0-9]+")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,14 @@ class ClauseAtoms:
     text: str
     atoms: tuple[Atom, ...]
     stems: frozenset[str]
+
+    def derived(self, name: str, build: Callable[[ClauseAtoms], T]) -> T:
+        """``build(self)``, computed once per clause however many pairs ask (a family's reading of
+        one clause: its party roles, its word stems). ``name`` must say what ``build`` computes."""
+        memo = self.__dict__.setdefault("_derived", {})  # beside the cached properties: frozen fields stay untouched
+        if name not in memo:
+            memo[name] = build(self)
+        return memo[name]
 
     def of(self, family: str) -> list[Atom]:
         """The atoms of one family, in text order (a fresh list: callers consume it)."""

@@ -21,6 +21,7 @@ from conflictkit.judges.atoms.score import (
     p_same,
     semantic,
     verb_disjoint,
+    weight_values,
 )
 from conflictkit.lexicon import languages, load
 from conflictkit.model import CandidatePair, Clause, Judgement, Reason
@@ -147,7 +148,7 @@ class LegalAtomsJudge(Judge):
         )
 
     def _reasons(self, diffs: list[Difference]) -> list[Reason]:
-        weights = self.options.weights.model_dump()
+        weights = weight_values(self.options.weights)
         ranked = sorted(diffs, key=lambda d: -weights[d.weight])
         return [Reason(type=d.type, reference=d.reference, input=d.input, detail=d.detail)
                 for d in ranked[: self.options.max_reasons]]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from conflictkit.judges.atoms.screen import may_match, screen
 from conflictkit.judges.atoms.text import Atom, Mask
 
 _UNITS = {
@@ -105,6 +106,7 @@ _DATES = [
     re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:%|percent|days?|months?|years?))"),
     re.compile(rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?{_MONTH}\b"),
 ]
+_DATE_SCREENS = [screen(p) for p in _DATES]  # most need a month's name: a clause without one is not scanned
 
 
 def words_to_number(phrase: str) -> float | None:
@@ -167,9 +169,14 @@ _CURRENCY_CODES = {"euro": "EUR", "pound": "GBP", "sterling": "GBP", "usd": "USD
                    "canadian": "CAD", "australian": "AUD", "swiss": "CHF", "yen": "JPY"}
 
 
+_FREQUENCY_SCREEN = screen(_FREQUENCY)
+
+
 def extract_frequencies(text: str, low: str, mask: Mask) -> list[Atom]:
     """How often: "quarterly" == "once per quarter" == "every quarter"; "twice a year" != "annually"."""
     atoms = []
+    if not may_match(_FREQUENCY_SCREEN, low):
+        return atoms
     for m in _FREQUENCY.finditer(low):
         if not mask.free(m.start(), m.end()):
             continue
@@ -226,6 +233,7 @@ _MONTH_ALONE = re.compile(
 )
 
 
+_CALENDAR_SCREENS = {p: screen(p) for p in (_ORDINAL, _WEEKDAY, _QUARTER, _MONTH_ALONE)}
 _PERIOD_UNITS = {"day", "week", "month", "quarter", "year"}
 _ORDINAL_AFTER = re.compile(r"\s+(?:after|following)\b")
 
@@ -234,7 +242,7 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     """Dates named without a full date: "the fifteenth day of each month", "the end of March",
     "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
     atoms: list[Atom] = []
-    for m in _ORDINAL.finditer(low):
+    for m in _ORDINAL.finditer(low) if may_match(_CALENDAR_SCREENS[_ORDINAL], low) else ():
         if not _claim(mask, m.start(), m.end()):
             continue
         n = int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o")]
@@ -253,6 +261,8 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     for pattern, key in ((_WEEKDAY, lambda m: "weekday:" + m.group("w").lower()),
                          (_QUARTER, lambda m: "quarter:" + m.group("q")),
                          (_MONTH_ALONE, lambda m: "month:" + (m.group("m") or "May").lower())):
+        if not may_match(_CALENDAR_SCREENS[pattern], text):
+            continue
         for m in pattern.finditer(text):
             if _claim(mask, m.start(), m.end()):
                 atoms.append(Atom("date", "date", key(m), text[m.start():m.end()], m.start(), m.end()))
@@ -262,7 +272,12 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
 def extract_dates(text: str, low: str, mask: Mask) -> list[Atom]:
     """Calendar dates in any common format, normalized to ISO (year-month-day, or a prefix of it)."""
     atoms: list[Atom] = []
-    for pattern in _DATES:
+    passed: dict[tuple[str, ...] | None, bool] = {}  # the patterns share their month names' screen
+    for pattern, literals in zip(_DATES, _DATE_SCREENS, strict=True):
+        if literals not in passed:
+            passed[literals] = may_match(literals, low)
+        if not passed[literals]:
+            continue
         for m in pattern.finditer(low):
             parts = m.groupdict()
             mon = parts.get("mon")
@@ -280,14 +295,15 @@ def extract_dates(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
-def _skip_xrefs(text: str, low: str, mask: Mask) -> None:
-    """Claim numbers that only point elsewhere (section numbers, leading list numbers)."""
+def _skip_xrefs(text: str, low: str, mask: Mask, numbers: list[re.Match[str]] | None = None) -> None:
+    """Claim numbers that only point elsewhere (section numbers, leading list numbers); ``numbers``
+    are the clause's ``_CORE`` matches when the caller has them already."""
     lead = _LEADING_NUMBER.match(low)
     if lead and lead.end() < len(low) and text[lead.end()].isupper():
         mask.take(lead.start(), lead.end())
     for m in _SECTION_NUMBER.finditer(low):
         mask.take(m.start(), m.end())
-    for m in _CORE.finditer(low):
+    for m in _CORE.finditer(low) if numbers is None else numbers:
         if m.group("d") and _XREF.search(low, max(0, m.start() - 60), m.start()):
             mask.take(m.start(), m.end())
 
@@ -296,9 +312,10 @@ def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
     """Amounts, percentages, durations and counts, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
-    _skip_xrefs(text, low, mask)
+    numbers = list(_CORE.finditer(low))  # one scan for both passes: the matches do not depend on the mask
+    _skip_xrefs(text, low, mask, numbers)
     atoms: list[Atom] = []
-    for m in _CORE.finditer(low):
+    for m in numbers:
         if not mask.free(m.start(), m.end()):
             continue
         atom = _number_at(text, low, m, mask)

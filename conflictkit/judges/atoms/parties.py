@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from conflictkit.judges.atoms.trie import alternation
 from conflictkit.lexicon import Lexicon, load
 
 def sides(lex: Lexicon) -> dict[str, str]:
@@ -26,7 +27,7 @@ def sides(lex: Lexicon) -> dict[str, str]:
 
 def _pattern(lex: Lexicon) -> re.Pattern[str]:
     return lex.memo("parties.pattern", lambda: re.compile(
-        r"\b(?:" + "|".join(re.escape(n) for n in sorted(sides(lex), key=len, reverse=True)) + r")\b(?!-)"))
+        r"\b(?:" + alternation(sides(lex)) + r")\b(?!-)"))
 
 
 @dataclass(frozen=True)

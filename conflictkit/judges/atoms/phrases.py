@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import re
 
+from conflictkit.judges.atoms.screen import may_match, screen
 from conflictkit.judges.atoms.text import Atom, Mask
 from conflictkit.lexicon import Lexicon
 
 
 
-def _compiled(lex: Lexicon, table: str, families: frozenset[str] | None = None) -> list[tuple[int, re.Pattern[str], str, str, str]]:
-    """The rows of a phrase table (those of ``families``, or all), compiled once per lexicon."""
-    def build() -> list[tuple[int, re.Pattern[str], str, str, str]]:
+def _compiled(lex: Lexicon, table: str, families: frozenset[str] | None = None) -> list[tuple[int, re.Pattern[str], str, str, str, tuple[str, ...] | None]]:
+    """The rows of a phrase table (those of ``families``, or all), compiled once per lexicon, each
+    with the words a match needs (a clause without them is not scanned for the row)."""
+    def build() -> list[tuple[int, re.Pattern[str], str, str, str, tuple[str, ...] | None]]:
         rows = enumerate(lex.get(f"phrases.{table}"))
-        return [(n, re.compile(p), f, g, k) for n, (p, f, g, k) in rows if families is None or f in families]
+        compiled = [(n, re.compile(p), f, g, k) for n, (p, f, g, k) in rows if families is None or f in families]
+        return [(*row, screen(row[1])) for row in compiled]
     return lex.memo(f"phrases.{table}.{','.join(sorted(families or ()))}", build)
 
 
@@ -30,7 +33,9 @@ def _scan(text: str, low: str, mask: Mask, rows) -> list[Atom]:
     """Every match of every row, longest first (then by row order, then leftmost), each taking its
     characters from the mask: overlaps resolve by a stated rule, not by the order rows are tried."""
     found = []
-    for n, pattern, family, group, key in rows:
+    for n, pattern, family, group, key, needs in rows:
+        if not may_match(needs, low):
+            continue
         for m in pattern.finditer(low):
             start, end = m.start(), m.start() + len(m.group().rstrip())
             if end > start:

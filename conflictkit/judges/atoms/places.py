@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from conflictkit.judges.atoms.text import Atom, Mask
+from conflictkit.judges.atoms.trie import alternation
 from conflictkit.lexicon import Lexicon
 
 
@@ -28,13 +29,13 @@ class Gazetteer:
         names = sorted(set(states + places["countries"] + places["cities"] + list(self.aliases)), key=len, reverse=True)
         self.place = re.compile(
             r"(?<![\w.])(?:the\s+(?:state|commonwealth|province|county|city|courts?)\s+of\s+)?(?P<p>"
-            + "|".join(re.escape(p) for p in names) + r")(?P<county>\s+county)?(?![\w])")
+            + alternation(names) + r")(?P<county>\s+county)?(?![\w])")
         # "Swiss law", "English courts": a demonym names a place only before law / courts / jurisdiction.
         self.demonym = re.compile(
-            r"\b(?P<d>" + "|".join(re.escape(d) for d in sorted(self.demonyms, key=len, reverse=True)) + r")"
+            r"\b(?P<d>" + alternation(self.demonyms) + r")"
             r"(?=\s+(?:substantive\s+)?(?:law|laws|courts?|jurisdiction|statutes?|legislation)\b)")
         self.institution = re.compile(
-            r"\b(?:" + "|".join(re.escape(k) for k in sorted(self.institutions, key=len, reverse=True)) + r")\b")
+            r"\b(?:" + alternation(self.institutions) + r")\b")
         self.case_sensitive = frozenset(places["case_sensitive"])
 
 

@@ -119,9 +119,23 @@ def p_same(lexical: float, sem: float | None, heading: float, atoms: float, o, v
     return sigmoid(z), evidence
 
 
+_WEIGHT_VALUES: dict[int, tuple[object, dict[str, float]]] = {}
+
+
+def weight_values(weights) -> dict[str, float]:
+    """``weights.model_dump()`` (read-only), dumped once per weights object rather than once per
+    pair: options are frozen, so the values of one object never change."""
+    hit = _WEIGHT_VALUES.get(id(weights))
+    if hit is None or hit[0] is not weights:
+        if len(_WEIGHT_VALUES) >= 64:
+            _WEIGHT_VALUES.clear()
+        hit = _WEIGHT_VALUES[id(weights)] = (weights, weights.model_dump())
+    return hit[1]
+
+
 def p_differs(diffs: list[Difference], lexical: float, o) -> tuple[float, dict[str, float]]:
     """P(differs) by noisy-OR over the differences; also the strongest weight per reason type."""
-    weights = o.weights.model_dump()
+    weights = weight_values(o.weights)
     keep = 1.0 - o.floor
     keep *= 1.0 - o.residual * (1.0 - lexical)
     per_type: dict[str, float] = {}

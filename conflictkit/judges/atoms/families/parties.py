@@ -54,7 +54,11 @@ _POSSESSIVE_AFTER = re.compile(r"'s?\s+(?:own\s+|sole\s+)?([a-z]{3,})")
 
 def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
     """Party mentions keyed by the word and preposition before them: "created by Contractor" ->
-    ("create", "by"). Mentions with no such context are left out."""
+    ("create", "by"). Mentions with no such context are left out. Read once per clause (read-only)."""
+    return clause.derived("parties.roles", _read_party_roles)
+
+
+def _read_party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
     roles: dict[tuple[str, str], list[Atom]] = {}
     low = clause.text.lower()
     for a in clause.of("party"):
