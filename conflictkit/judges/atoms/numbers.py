@@ -352,7 +352,7 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         kind = "money"
     if kind == "money":
         unit = currency or "USD"
-    if is_words and not paren_digits and kind == "count" and value < 2:
+    if is_words and not paren_digits and kind == "count" and value < 2 and not _single_item(low, m):
         return None  # "one of the parties", "any one": not a quantity
     if kind == "count" and not is_words and _looks_like_year(value, m.group()):
         kind = "year"
@@ -374,9 +374,23 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
     mask.take(cmp_start if cmp else start, end)
     key = f"{kind}:{_fmt(value)}:{unit}"
     attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    if is_words and not paren_digits and kind == "count" and value < 2:
+        attrs += (("counted", low[m.end():].split(maxsplit=1)[0].strip(".,;:")),)  # a bare "one": what it counts
     if d:
         attrs += (("dir_end", str(d.end("dir"))),)  # quoted with the number: "14 days after" / "14 days before"
     return Atom("number", kind, key, text[start:end], start, end, attrs=attrs)
+
+
+_NOT_A_COUNT_AFTER = re.compile(r"\s+(?:of|or|and|another|to|such|who|that|which|party|parties|in|by|at|as|time|way)\b|[^\s]|$")
+_NOT_A_COUNT_BEFORE = re.compile(r"\b(?:any|no|each|every|the|this|that|at|which|only|such|than|is|be|one)\s+$")
+
+
+def _single_item(low: str, m: re.Match[str]) -> bool:
+    """Whether a bare "one" counts a thing ("one additional licence" == "one (1) additional licence",
+    "one copy" != "copies"), not a pronoun or an idiom ("one of", "any one", "one or more")."""
+    if m.group() != "one":
+        return False
+    return not _NOT_A_COUNT_AFTER.match(low, m.end()) and not _NOT_A_COUNT_BEFORE.search(low, max(0, m.start() - 12), m.start())
 
 
 def _looks_like_year(value: float, raw: str) -> bool:

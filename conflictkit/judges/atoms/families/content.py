@@ -29,7 +29,7 @@ from conflictkit.judges.atoms.compare import Correction, Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family, no_atoms
 from conflictkit.judges.atoms.families.modality import opposites
-from conflictkit.judges.atoms.synonyms import keys
+from conflictkit.judges.atoms.synonyms import groups_of
 from conflictkit.judges.atoms.text import STOPWORDS, stem
 from conflictkit.lexicon import Lexicon
 
@@ -74,19 +74,21 @@ def _vocabulary(lex: Lexicon) -> _Vocabulary:
 
 
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "ance", "ence",
-             "al")
+             "al", "ors", "or")
 
 
 @lru_cache(maxsize=65536)
 def root(word: str) -> str:
-    """A word without its inflection or derivation, five letters at most: "cancellation" == "cancel"."""
+    """A word without its inflection or derivation, six letters at most: "cancellation" == "cancel",
+    "terminating" == "termination"; "transfer" != "transmit" and "compensate" != "compete" (five
+    letters would make each pair one word, and its swap no edit)."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
                 suffix = "s"  # "takes" is "take" + s, "taxes" is "tax" + es
             word = word[: -len(suffix)]
             break
-    return word[:5]
+    return word[:6]
 
 
 @dataclass(frozen=True)
@@ -270,7 +272,7 @@ def _doubled_up(word: Word, words: tuple[Word, ...], vocab: _Vocabulary) -> bool
 
 
 def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
-    return root(x) == root(y) or bool(keys(x, lex) & keys(y, lex)) or frozenset((stem(x), stem(y))) in opposites(lex)
+    return root(x) == root(y) or bool(groups_of(x, lex) & groups_of(y, lex)) or frozenset((stem(x), stem(y))) in opposites(lex)
 
 
 def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:

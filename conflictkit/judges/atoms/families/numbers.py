@@ -39,6 +39,7 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
             left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{_WHAT.get(a.group, a.group)} changed: '{a.text}' -> '{b.text}'"))
+    r[:], i[:] = [a for a in r if _counts_against(a, inp)], [b for b in i if _counts_against(b, ref)]
     for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", _number_presence(a), a.text, None, f"{_WHAT.get(a.group, a.group)} '{a.text}' only in the reference"))
     for b in _absent(i, ref, "number"):
@@ -64,6 +65,17 @@ def _per(x: str, ref: ClauseAtoms, y: str, inp: ClauseAtoms) -> bool:
 
 def _yearly(key: str) -> str:
     return key[:-5] if key.endswith("/year") and key.startswith("percent:") else key
+
+
+def _counts_against(atom: Atom, other: ClauseAtoms) -> bool:
+    """Whether a number on one side only is a difference. A bare "one" is ("one copy" against
+    "copies") only where the other clause counts the thing in the plural: against "a single
+    instrument" or "the instrument" it says nothing new."""
+    counted = atom.attr("counted", "")
+    if not counted:
+        return True
+    words = {w for w, _, _ in other.words}
+    return counted not in words and any(w != counted and w.startswith(counted[:-1]) and w.endswith("s") for w in words)
 
 
 def _number_presence(atom: Atom) -> str:
