@@ -73,7 +73,14 @@ def _members(lex: Lexicon) -> dict[str, frozenset[str]]:
 
 
 def _groups_of(word: str, lex: Lexicon) -> frozenset[str]:
-    irregular = dict(lex.get("verbs.irregular_past"))
+    members = _members(lex)
+    return frozenset().union(*(members.get(b, frozenset()) for b in forms(word, lex)))
+
+
+def forms(word: str, lex: Lexicon) -> frozenset[str]:
+    """The base forms a (lower-cased) word may be an inflection or derivation of: "cancelled" ->
+    {"cancelled", "cancell", "cancel", ...}; a lexicon word list matches a word through them."""
+    irregular = lex.memo("synonyms.irregular", lambda: dict(lex.get("verbs.irregular_past")))
     word = irregular.get(word, word)
     bases = {word}
     for suffix in _FORM_SUFFIXES:
@@ -82,5 +89,4 @@ def _groups_of(word: str, lex: Lexicon) -> frozenset[str]:
             bases |= {base, base + "e", base + "y" if suffix in ("ies", "ied") else base}
             if len(base) > 3 and base[-1] == base[-2]:
                 bases.add(base[:-1])  # "cancelled" -> "cancel"
-    members = _members(lex)
-    return frozenset().union(*(members.get(b, frozenset()) for b in bases))
+    return frozenset(bases)

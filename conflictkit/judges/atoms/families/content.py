@@ -29,7 +29,7 @@ from conflictkit.judges.atoms.compare import Correction, Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family, no_atoms
 from conflictkit.judges.atoms.families.modality import opposites
-from conflictkit.judges.atoms.synonyms import groups_of
+from conflictkit.judges.atoms.synonyms import forms, groups_of
 from conflictkit.judges.atoms.text import STOPWORDS, stem
 from conflictkit.lexicon import Lexicon
 
@@ -49,6 +49,11 @@ class _Vocabulary:
     known: frozenset[str]
     not_typos: frozenset[frozenset[str]]
     doublets: dict[str, frozenset[str]]
+    act_lines: dict[str, frozenset[int]]
+    """Each word of ``content.different_acts``: the lines it is in."""
+    timing: dict[str, str]
+    """Each word of ``content.timing``: the first word of its line."""
+    timing_apart: frozenset[frozenset[str]]
 
 
 def _vocabulary(lex: Lexicon) -> _Vocabulary:
@@ -67,9 +72,16 @@ def _vocabulary(lex: Lexicon) -> _Vocabulary:
         filler = lex.words("content.filler")
         # number words are compared as numbers (or are a cross-reference: "Schedule One"), never as content
         filler = filler | numbers
+        act_lines: dict[str, set[int]] = {}
+        for n, line in enumerate(lex.get("content.different_acts")):
+            for w in line.split():
+                act_lines.setdefault(w, set()).add(n)
+        timing = {w: line.split()[0] for line in lex.get("content.timing") for w in line.split()}
         return _Vocabulary(filler | {root(w) for w in filler}, lex.words("content.pronouns"), frozenset(known),
                            frozenset(frozenset(p) for p in lex.get("content.not_typos")),
-                           {k: frozenset(v) for k, v in doublets.items()})
+                           {k: frozenset(v) for k, v in doublets.items()},
+                           {k: frozenset(v) for k, v in act_lines.items()}, timing,
+                           frozenset(frozenset(p) for p in lex.get("content.timing_apart")))
     return lex.memo("content.vocabulary", build)
 
 
@@ -272,7 +284,16 @@ def _doubled_up(word: Word, words: tuple[Word, ...], vocab: _Vocabulary) -> bool
 
 
 def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
-    return root(x) == root(y) or bool(groups_of(x, lex) & groups_of(y, lex)) or frozenset((stem(x), stem(y))) in opposites(lex)
+    if root(x) == root(y) or frozenset((stem(x), stem(y))) in opposites(lex):
+        return True
+    return bool(groups_of(x, lex) & groups_of(y, lex)) and not _different_acts(x, y, lex)
+
+
+def _different_acts(x: str, y: str, lex: Lexicon) -> bool:
+    """Two acts of one matter that differ in effect ("delete" / "return" the data): ``content.different_acts``."""
+    lines = _vocabulary(lex).act_lines
+    in_x = frozenset().union(*(lines.get(f, frozenset()) for f in forms(x, lex)))
+    return bool(in_x) and bool(in_x & frozenset().union(*(lines.get(f, frozenset()) for f in forms(y, lex))))
 
 
 def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
@@ -346,8 +367,30 @@ def _edit(ref: ClauseAtoms, a: tuple[Word, ...], i1: int, i2: int, removed: list
     return Difference("scope", weight, None if added else quote, quote if added else None, detail)
 
 
+def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+    """A word that says when an act falls due against an event, swapped for one that says another
+    time ("before the inspection" -> "after the inspection", "until" -> "from"): ``content.timing``.
+    Timing words next to a number or a date belong to that atom and are compared by its family."""
+    if ref.word_set == inp.word_set:
+        return []
+    vocab = _vocabulary(context.lexicon)
+    kept, ops, _ = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER:
+        return []
+    a, b = ref.words, inp.words
+    diffs = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or ref.in_atom[a[i1][1]] or inp.in_atom[b[j1][1]]:
+            continue
+        x, y = vocab.timing.get(a[i1][0]), vocab.timing.get(b[j1][0])
+        if x and y and frozenset((x, y)) in vocab.timing_apart:
+            old, new = ref.text[a[i1][1]:a[i1][2]], inp.text[b[j1][1]:b[j1][2]]
+            diffs.append(Difference("scope", "content_swap", old, new, f"'{old}' -> '{new}': the act falls due at another time"))
+    return diffs
+
+
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
-    return _content_edits(ref, inp, context)
+    return _content_edits(ref, inp, context) + _timing_swaps(ref, inp, context)
 
 
 FAMILY = Family(
