@@ -214,8 +214,8 @@ _ORDINALS = {w: i + 1 for i, w in enumerate(
     "twenty-sixth": 26, "twenty-seventh": 27, "twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30,
     "thirty-first": 31, "last": -1, "final": -1, "penultimate": -2}
 _ORDINAL = re.compile(
-    r"\b(?P<o>" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r"|(?P<d>\d{1,2})(?:st|nd|rd|th))\s+"
-    r"(?:(?:business|working|banking|calendar|full)\s+)?"
+    r"\b(?P<o>" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r"|next|(?P<d>\d{1,2})(?:st|nd|rd|th))\s+"
+    r"(?:\(\s?\d{1,2}(?:st|nd|rd|th)\s?\)\s+)?(?:(?:business|working|banking|calendar|full)\s+)?"
     r"(?P<u>day|week|month|quarter|year|anniversary|instal+ment|payment|renewal|period|milestone)s?\b"
 )
 _WEEKDAY = re.compile(r"\b(?P<w>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b")
@@ -226,8 +226,10 @@ _MONTH_ALONE = re.compile(
 )
 
 
+_PAREN_ORDINAL = re.compile(r"\(\s?\d{1,2}(?:st|nd|rd|th)\s?\)")
 _PERIOD_UNITS = {"day", "week", "month", "quarter", "year"}
-_ORDINAL_AFTER = re.compile(r"\s+(?:after|following)\b")
+# "the first Business Day after", "... immediately after", "... next following", "... that follows"
+_ORDINAL_AFTER = re.compile(r"\s+(?:(?:immediately|directly|next)\s+)?(?:after|following|that\s+follows|to\s+follow)\b")
 
 
 def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
@@ -235,15 +237,18 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
     atoms: list[Atom] = []
     for m in _ORDINAL.finditer(low):
+        if m.group("o") == "next" and not _ORDINAL_AFTER.match(low, m.end()):
+            continue  # "the next month": neither a date nor a period after an event
         if not _claim(mask, m.start(), m.end()):
             continue
-        n = int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o")]
+        n = int(m.group("d")) if m.group("d") else _ORDINALS.get(m.group("o"), 1)  # "the next Business Day"
         unit = m.group("u").replace("installment", "instalment")
         after = _ORDINAL_AFTER.match(low, m.end())
+
         if n > 0 and unit in _PERIOD_UNITS and after:
             # "the first Business Day after deposit" == "one (1) Business Day after deposit": the n-th
             # period after an event ends where n periods after it do
-            value, period = _duration_unit(low[m.end("o") if m.group("o") else m.end("d") + 2:m.end()], n)
+            value, period = _duration_unit(_PAREN_ORDINAL.sub("", low[m.end("o") if m.group("o") else m.end("d") + 2:m.end()]), n)
             atoms.append(Atom("number", "duration", f"duration:{_fmt(value)}:{period}", text[m.start():m.end()],
                               m.start(), m.end(), attrs=(("cmp", ""), ("dir", "after"), ("cmp_start", str(m.start())),
                                                          ("dir_end", str(after.end())))))

@@ -130,15 +130,24 @@ _GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "perm
             "require", "applic", "herein", "hereof", "reason", "law"}
 
 
+_TAIL_START = re.compile(r".*[,;:(]", re.S)
+
+
 def _tail(text: str, atom: Atom) -> str:
-    """The words an exception or condition introduces: up to the next punctuation or conjunction."""
+    """The words an exception or condition introduces: up to the next punctuation or conjunction;
+    a postposed one ("..., fair wear and tear excepted") is the words before it, from the last comma."""
+    if atom.text.lower() == "excepted":
+        lead = _TAIL_START.match(text, max(0, atom.start - 120), atom.start)
+        return text[lead.end() if lead else max(0, atom.start - 120):atom.end].strip()
     stop = _TAIL_END.search(text.lower(), atom.end + 1, atom.end + 120)
     end = stop.start() if stop else min(len(text), atom.end + 120)
     return text[atom.start:end].rstrip()
 
 
 def _tail_stems(text: str, atom: Atom) -> set[str]:
-    stems = content_stems(_tail(text, atom)[len(atom.text):].lower()) - _GENERIC
+    tail = _tail(text, atom)
+    words = tail[:-len(atom.text)] if atom.text.lower() == "excepted" else tail[len(atom.text):]
+    stems = content_stems(words.lower()) - _GENERIC
     return {"writ" if w.startswith("writ") else w for w in stems}  # "in writing" == "written"
 
 
