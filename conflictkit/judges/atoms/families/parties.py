@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
@@ -67,11 +68,31 @@ def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
     return roles
 
 
+_PRONOUN_POSSESSIVE = re.compile(r"\b(?:his|her|its|their|our|your)\s+(?:own\s+|sole\s+)?([a-z]{3,})")
+
+
+def _pronoun_stands_in(key: tuple[str, str], more: ClauseAtoms, fewer: ClauseAtoms,
+                       named: list[Atom], kept: list[Atom]) -> bool:
+    """One clause says "his or her business time" where the other names the party ("the
+    Employee's business time"): the parties of the shorter list are all in the longer one, and
+    the shorter clause has a possessive pronoun before the same word for each party it leaves out."""
+    left = Counter(x.key for x in named)
+    left.subtract(Counter(x.key for x in kept))
+    if any(n < 0 for n in left.values()):
+        return False  # a party the other clause does not name: another party's, not a pronoun's
+    pronouns = sum(m.group(1)[:6] == key[0] for m in _PRONOUN_POSSESSIVE.finditer(fewer.text.lower()))
+    theirs = sum(m.group(1)[:6] == key[0] for m in _PRONOUN_POSSESSIVE.finditer(more.text.lower()))
+    return pronouns - theirs >= sum(left.values())
+
+
 def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
     """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
     r, i = _party_roles(ref), _party_roles(inp)
     for key in sorted(r.keys() & i.keys(), key=lambda k: r[k][0].start):
         a, b = r[key][0], i[key][0]
+        if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key])
+                               or _pronoun_stands_in(key, inp, ref, i[key], r[key])):
+            continue
         if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
             quote_r = ref.text[max(0, a.start - 40):a.end]
             quote_i = inp.text[max(0, b.start - 40):b.end]
