@@ -53,6 +53,9 @@ def expense_payers(ref: ClauseAtoms, inp: ClauseAtoms, lex: Lexicon) -> tuple[Cl
 def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:
     """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms."""
     r, i = ref.of(family), inp.of(family)
+    if family == "exception":  # two exceptions moved past each other pair by their words, not their order
+        _take(r, i, lambda a, b: a.key == b.key and a.group == b.group and a.group in _TAILED
+              and _tails_match(ref.text, a, inp.text, b))
     for a, b in _take(r, i, lambda a, b: a.key == b.key and a.group == b.group):
         if family == "exception" and a.group in _TAILED and _tails_differ(ref.text, a, inp.text, b):
             diffs.append(Difference("exception", "exception", _tail(ref.text, a), _tail(inp.text, b),
@@ -155,6 +158,12 @@ def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
     """Same kind of exception, disjoint words: "except in an emergency" -> "except where convenient"."""
     x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
     return bool(x) and bool(y) and len(x & y) < 0.4 * min(len(x), len(y))
+
+
+def _tails_match(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
+    """Same kind of exception with mostly the same words: "fair wear excepted" / "except for fair wear"."""
+    x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
+    return bool(x) and bool(y) and len(x & y) >= 0.4 * min(len(x), len(y))
 
 
 _GENERIC_NOUNS = {"event", "case", "circum", "respec", "matter", "reason"}
