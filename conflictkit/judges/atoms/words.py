@@ -55,9 +55,10 @@ def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[D
     r, i = ref.of(family), inp.of(family)
     if family == "exception":  # two exceptions moved past each other pair by their words, not their order
         _take(r, i, lambda a, b: a.key == b.key and a.group == b.group and a.group in _TAILED
-              and _tails_match(ref.text, a, inp.text, b))
+              and _tails_match(ref.text, a, inp.text, b) and not _tail_widened(ref.text, a, inp.text, b))
     for a, b in _take(r, i, lambda a, b: a.key == b.key and a.group == b.group):
-        if family == "exception" and a.group in _TAILED and _tails_differ(ref.text, a, inp.text, b):
+        if family == "exception" and a.group in _TAILED and (_tails_differ(ref.text, a, inp.text, b)
+                                                             or _tail_widened(ref.text, a, inp.text, b)):
             diffs.append(Difference("exception", "exception", _tail(ref.text, a), _tail(inp.text, b),
                                     f"'{_tail(ref.text, a)}' -> '{_tail(inp.text, b)}': a different exception or condition"))
     if family == "scope":
@@ -158,6 +159,18 @@ def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
     """Same kind of exception, disjoint words: "except in an emergency" -> "except where convenient"."""
     x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
     return bool(x) and bool(y) and len(x & y) < 0.4 * min(len(x), len(y))
+
+
+def _tail_widened(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
+    """An exception that keeps the other's words and adds some: "except for routine maintenance" ->
+    "routine maintenance and emergencies excepted", "save for minor defects" -> "save for defects"."""
+    if not (_EXCEPT_WORD.match(a.text) and _EXCEPT_WORD.match(b.text)):
+        return False  # "only" / "limited to" tails are phrased too freely to compare word by word
+    x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
+    return bool(x) and bool(y) and x != y and (x < y or y < x)
+
+
+_EXCEPT_WORD = re.compile(r"(?:except|save|unless|other\s+than)", re.I)
 
 
 def _tails_match(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
