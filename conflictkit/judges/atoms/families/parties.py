@@ -25,6 +25,12 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
         return
     gone = [a for a in r if a.key not in {b.key for b in i}]
     new = [b for b in i if b.key not in {a.key for a in r}]
+    # "his or her business time" for "the Employee's business time": a party the other clause
+    # names no more, where that clause has as many more pronouns, was said with a pronoun
+    if gone and _pronouns(inp) - _pronouns(ref) >= len({a.key for a in gone}):
+        gone = []
+    if new and _pronouns(ref) - _pronouns(inp) >= len({b.key for b in new}):
+        new = []
     if not gone and not new:
         return
     if gone and len(r) == len(i):
@@ -66,6 +72,15 @@ def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
         if p and p.group(1) not in STOPWORDS:  # "at the Supplier's expense", "the Owner's employees"
             roles.setdefault((p.group(1)[:6], "'s"), []).append(a)
     return roles
+
+
+_PERSONAL_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|its|their|theirs|himself|herself|themselves)\b")
+
+
+def _pronouns(clause: ClauseAtoms) -> int:
+    """Personal and possessive pronouns ("his or her" counts one: it stands for one party)."""
+    low = clause.text.lower()
+    return len(_PERSONAL_PRONOUN.findall(low)) - len(re.findall(r"\b(?:his|he|him)\s+or\s+(?:her|she|hers)\b", low))
 
 
 _PRONOUN_POSSESSIVE = re.compile(r"\b(?:his|her|its|their|our|your)\s+(?:own\s+|sole\s+)?([a-z]{3,})")
