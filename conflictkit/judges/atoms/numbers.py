@@ -27,7 +27,8 @@ _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1
 _NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES) + ["one-half", "one half", "a half"], key=len, reverse=True)) + ")"
 _WORDS = rf"\b{_NUMWORD}(?:(?:[\s-]+|\s+and\s+){_NUMWORD})*\b"
 _DIGITS = (r"(?<![\w.,])\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d])|(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d,])"  # 10.000,00
-           r"|(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])")
+           r"|(?:(?<![\w.,])|(?<=usd|eur|gbp))\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])"
+           r"|(?:(?<![\w.,])|(?<=usd|eur|gbp))\d+(?:\.\d+)?(?![\d])|(?<![\w.,])\.\d+(?![\d.])")
 _CORE = re.compile(rf"(?P<d>{_DIGITS})|(?P<w>{_WORDS})")
 
 _CURRENCY_PREFIX = re.compile(
@@ -36,13 +37,13 @@ _CURRENCY_PREFIX = re.compile(
 _PREFIX_CODES = {"$": "USD", "us$": "USD", "u.s.$": "USD", "a$": "AUD", "au$": "AUD", "c$": "CAD", "ca$": "CAD",
                  "s$": "SGD", "nz$": "NZD", "hk$": "HKD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _PAREN = re.compile(
-    r"\s?\(\s?(?:(?:us\s?\$|u\.s\.\s?\$|\$|€|£|usd|eur|gbp)\s?)?(?P<d>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent|per\s?cent)?\s?\)"
+    r"\s?[(\[]\s?(?:(?:us\s?\$|u\.s\.\s?\$|\$|€|£|usd|eur|gbp)\s?)?(?P<d>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent|per\s?cent)?\s?[)\]]"
 )
-_PAREN_WORDS = re.compile(rf"\s?\(\s?(?P<w>{_WORDS})\s?\)")
+_PAREN_WORDS = re.compile(rf"\s?[(\[]\s?(?P<w>{_WORDS})\s?[)\]]")
 _SCALE = re.compile(r"\s?(?P<s>million|billion|thousand|mm|bn|m|k)\b")
 _UNIT = re.compile(
     r"[\s-]?(?:(?P<cur>(?:u\.?s\.?\s|united\s+states\s|american\s|canadian\s|australian\s)?dollars?|euros?|"
-    r"pounds?(?:\s+sterling)?|usd|eur|gbp|cad|aud|chf)|(?P<pct>%|percent(?:age\s+points?)?|per\s?cent)|"
+    r"pounds?(?:\s+sterling)?|usd|eur|gbp|cad|aud|chf|€|£)|(?P<pct>%|percent(?:age\s+points?)?|per\s?cent|pc\b)|"
     r"(?P<dur>(?:(?:calendar|business|working|banking|consecutive)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?"
     r"|hrs?\b\.?|yrs?\b\.?|mos?\b\.?|wks?\b\.?|mins?\b\.?)"
     r"|(?:(?:calendar|business|working)[\s-])?(?:day|week|month|year|hour)(?=[\s-]))"
@@ -51,7 +52,7 @@ _UNIT = re.compile(
 _CODE_WORDS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "aud": "AUD", "chf": "CHF", "jpy": "JPY",
                "inr": "INR", "sgd": "SGD", "nzd": "NZD", "hkd": "HKD"}
 _PER = re.compile(
-    r"\s?(?:per|a|an|each|every)\s+(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
+    r"(?:\s?(?:per|a|an|each|every)\s+|\s?/\s?)(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
     r"user|seat|license|licence|unit|invoice)\b|\s(?P<adv>annually|monthly|quarterly|weekly|daily|hourly)\b"
 )
 _PER_ADV = {"annually": "year", "monthly": "month", "quarterly": "quarter", "weekly": "week", "daily": "day",
@@ -130,6 +131,8 @@ def words_to_number(phrase: str) -> float | None:
 
 
 def _digits(s: str) -> float:
+    if s.startswith("."):
+        return float("0" + s)  # ".5%"
     if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", s) and (s.count(".") > 1 or "," in s):
         return float(s.replace(".", "").replace(",", "."))  # European: 10.000,00
     return float(s.replace(",", ""))
@@ -297,12 +300,37 @@ def _skip_xrefs(text: str, low: str, mask: Mask) -> None:
             mask.take(m.start(), m.end())
 
 
+_TIME_OF_DAY = re.compile(
+    r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s?(?P<ap>a\.?\s?m\b\.?|p\.?\s?m\b\.?)|\b(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b"
+    r"(?:\s?(?:hrs|hours|h)\b)?|\b(?P<word>noon|midday|midnight)\b"
+)
+
+
+def _times_of_day(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Clock times, on a 24-hour clock: "5:00 p.m." == "17:00" == "5pm"; "noon" == "12:00"."""
+    atoms = []
+    for m in _TIME_OF_DAY.finditer(low):
+        if m.group("word"):
+            hour, minute = (0 if m.group("word") == "midnight" else 12), 0
+        elif m.group("ap"):
+            hour, minute = int(m.group("h")), int(m.group("m") or 0)
+            if not 1 <= hour <= 12 or minute > 59:
+                continue
+            hour = hour % 12 + (12 if m.group("ap").startswith("p") else 0)
+        else:
+            hour, minute = int(m.group("h24")), int(m.group("m24"))
+        if _claim(mask, m.start(), m.end()):
+            atoms.append(Atom("number", "time", f"time:{hour:02d}:{minute:02d}", text[m.start():m.end()].rstrip(),
+                              m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
 def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
-    """Amounts, percentages, durations and counts, each with its comparator and direction."""
+    """Amounts, percentages, durations, counts and clock times, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
     _skip_xrefs(text, low, mask)
-    atoms: list[Atom] = []
+    atoms: list[Atom] = _times_of_day(text, low, mask)
     for m in _CORE.finditer(low):
         if not mask.free(m.start(), m.end()):
             continue
@@ -342,7 +370,7 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         if u.group("cur"):
             kind = "money"
             word = u.group("cur")
-            currency = currency or ("EUR" if word.startswith("euro") else "GBP" if word.startswith("pound")
+            currency = currency or ("EUR" if word.startswith(("euro", "€")) else "GBP" if word.startswith(("pound", "£"))
                                     else _CODE_WORDS.get(word, "CAD" if "canad" in word else "AUD" if "austral" in word else "USD"))
         elif u.group("pct"):
             kind = "percentage points" if "point" in u.group("pct") else "percent"

@@ -13,7 +13,7 @@ from conflictkit.lexicon import Lexicon
 
 
 _WHAT = {"money": "amount", "percent": "percentage", "duration": "period", "count": "number",
-         "multiple": "multiple", "frequency": "frequency", "currency": "currency"}
+         "multiple": "multiple", "frequency": "frequency", "currency": "currency", "time": "time of day"}
 
 
 def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
