@@ -81,11 +81,14 @@ COMPARATOR_IDIOMS = re.compile(
     r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b"
     r"|\bin\s+no\s+event\s+later\s+than\b"
 )
-_XREF_WORD = (r"section|clause|article|schedule|exhibit|annex|appendix|paragraph|para\.?|subsection|item|part|rule|"
-              r"regulation|§|no\.|number|chapter|title|page|form|version|v\.?|iso|soc")
+_XREF_WORD = (r"section|clause|article|schedule|exhibit|annex|annexure|appendix|attachment|addendum|rider|table|figure|"
+              r"paragraph|para\.?|subsection|item|part|rule|regulation|§|no\.|number|chapter|title|page|form|version|"
+              r"v\.?|iso|soc|sec\.|art\.|cl\.|sched\.|#")
+_XREF_LIST = r"(?:[\d.()a-z]+\s*(?:,\s*(?:and|or)?|and|or|through|to|-)\s*)"
 _XREF = re.compile(
-    rf"(?<![a-z])(?:(?:{_XREF_WORD})\s*|(?:sections|clauses|articles|schedules|exhibits|annexes|appendices|paragraphs|"
-    rf"subsections|items|parts|§§|nos\.)\s*(?:[\d.()a-z]+\s*(?:,|and|or|through|to|-)\s*)*)$"
+    rf"(?<![a-z])(?:(?:{_XREF_WORD})\s*{_XREF_LIST}?|(?:sections|clauses|articles|schedules|exhibits|annexes|annexures|"
+    rf"appendices|attachments|addenda|riders|tables|paragraphs|subsections|items|parts|§§|nos\.|secs\.|arts\.)\s*"
+    rf"{_XREF_LIST}*)$"
 )
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+){2,}|\d+\.\d+(?=\s*\()")
 _LEADING_NUMBER = re.compile(
