@@ -235,7 +235,9 @@ _MONTH_ALONE = re.compile(
 _PAREN_ORDINAL = re.compile(r"\(\s?\d{1,2}(?:st|nd|rd|th)\s?\)")
 _PERIOD_UNITS = {"day", "week", "month", "quarter", "year"}
 # "the first Business Day after", "... immediately after", "... next following", "... that follows"
-_ORDINAL_AFTER = re.compile(r"\s+(?:(?:immediately|directly|next)\s+)?(?:after|following|that\s+follows|to\s+follow)\b")
+_ORDINAL_AFTER = re.compile(
+    r",?\s+(?:(?:that|which)\s+(?:is|falls|occurs)\s+|(?:falling|occurring|to\s+occur)\s+)?(?:(?:immediately|directly|next)\s+)?"
+    r"(?:after|following|succeeding|subsequent\s+to|that\s+follows|to\s+follow)\b")
 
 
 def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
