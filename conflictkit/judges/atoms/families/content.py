@@ -29,6 +29,7 @@ from conflictkit.judges.atoms.compare import Correction, Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family, no_atoms
 from conflictkit.judges.atoms.families.modality import opposites
+from conflictkit.judges.atoms.families.parties import pronoun_count
 from conflictkit.judges.atoms.synonyms import forms, groups_of
 from conflictkit.judges.atoms.text import STOPWORDS, stem
 from conflictkit.lexicon import Lexicon
@@ -258,7 +259,7 @@ def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext)
 def _content_word(word: Word, clause: ClauseAtoms, vocab: _Vocabulary) -> bool:
     w, start, _ = word
     return (w.isalpha() and len(w) > 2 and w not in STOPWORDS and root(w) not in vocab.filler
-            and w not in vocab.pronouns and not clause.in_atom[start])
+            and w not in vocab.pronouns and w not in vocab.timing and not clause.in_atom[start])
 
 
 def _where(clause: ClauseAtoms, words: tuple[Word, ...], lo: int, hi: int) -> str:
@@ -321,6 +322,8 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
             added_all.remove(y)
     removed_all = [w for w in removed_all if not _doubled_up(w, a, vocab)]
     added_all = [w for w in added_all if not _doubled_up(w, b, vocab)]
+    removed_all = _named_again(removed_all, ref, inp)
+    added_all = _named_again(added_all, inp, ref)
     removed_at, added_at = {w[1] for w in removed_all}, {w[1] for w in added_all}
     stretches = [([w for w in a[i1:i2] if w[1] in removed_at], [w for w in b[j1:j2] if w[1] in added_at], (i1, i2, j1, j2))
                  for _, i1, i2, j1, j2 in ops]
@@ -331,6 +334,19 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
         stretches = [s for s in stretches if not (s[0] and s[1])]
     return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
             for removed, added, (i1, i2, j1, j2) in stretches]
+
+
+def _named_again(words: list[Word], clause: ClauseAtoms, other: ClauseAtoms) -> list[Word]:
+    """Without the names ("the Director's working hours") the other clause still names elsewhere
+    and says once more with a pronoun ("his or her working hours"): no content edit."""
+    names = [w for w in words if clause.text[w[1]].isupper() and w[0] in other.word_set]
+    if not names:
+        return words
+    here, there = Counter(w for w, _, _ in clause.words), Counter(w for w, _, _ in other.words)
+    surplus = sum(here[n] - there[n] for n in {w[0] for w in names})
+    if pronoun_count(other) - pronoun_count(clause) < surplus:
+        return words
+    return [w for w in words if w not in names]
 
 
 def _trim(words: tuple[Word, ...], lo: int, hi: int, vocab: _Vocabulary) -> tuple[int, int]:

@@ -27,9 +27,9 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
     new = [b for b in i if b.key not in {a.key for a in r}]
     # "his or her business time" for "the Employee's business time": a party the other clause
     # names no more, where that clause has as many more pronouns, was said with a pronoun
-    if gone and _pronouns(inp) - _pronouns(ref) >= len({a.key for a in gone}):
+    if gone and pronoun_count(inp) - pronoun_count(ref) >= len({a.key for a in gone}):
         gone = []
-    if new and _pronouns(ref) - _pronouns(inp) >= len({b.key for b in new}):
+    if new and pronoun_count(ref) - pronoun_count(inp) >= len({b.key for b in new}):
         new = []
     if not gone and not new:
         return
@@ -77,7 +77,7 @@ def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
 _PERSONAL_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|its|their|theirs|himself|herself|themselves)\b")
 
 
-def _pronouns(clause: ClauseAtoms) -> int:
+def pronoun_count(clause: ClauseAtoms) -> int:
     """Personal and possessive pronouns ("his or her" counts one: it stands for one party)."""
     low = clause.text.lower()
     return len(_PERSONAL_PRONOUN.findall(low)) - len(re.findall(r"\b(?:his|he|him)\s+or\s+(?:her|she|hers)\b", low))
