@@ -15,10 +15,10 @@ FLAG = 0.7
 
 SAME_EFFECT = {
     "moved exception tail": [
-        ("On expiry the Hirer shall return the Equipment in the condition in which it was delivered, fair use and "
-         "ordinary deterioration excepted.",
-         "Except for fair use and ordinary deterioration, on expiry the Hirer shall return the Equipment in the "
-         "condition in which it was delivered."),
+        (("On expiry the Hirer shall return the Equipment in the condition in which it was delivered, fair use and "
+         "ordinary deterioration excepted."),
+         ("Except for fair use and ordinary deterioration, on expiry the Hirer shall return the Equipment in the "
+         "condition in which it was delivered.")),
         ("The Carrier is liable for any loss of the cargo in transit, acts of war and natural disasters excepted.",
          "Except for acts of war and natural disasters, the Carrier is liable for any loss of the cargo in transit."),
         ("The Tenant shall keep the garden tidy, storm damage excepted, and shall not remove any trees.",
@@ -59,12 +59,12 @@ SAME_EFFECT = {
     "double negative": [
         ("The deposit is refundable if the booking is cancelled other than through the fault of the Guest.",
          "The deposit is refundable if the booking is cancelled through no fault of the Guest."),
-        ("Where the licence ends other than through a breach by the Licensee, the Licensor shall refund any "
-         "prepaid fees.",
+        (("Where the licence ends other than through a breach by the Licensee, the Licensor shall refund any "
+         "prepaid fees."),
          "Where the licence ends through no breach by the Licensee, the Licensor shall refund any prepaid fees."),
         ("The Employee is entitled to severance if the employment ends through no misconduct of the Employee.",
-         "The Employee is entitled to severance if the employment ends other than through misconduct of the "
-         "Employee."),
+         ("The Employee is entitled to severance if the employment ends other than through misconduct of the "
+         "Employee.")),
         ("Data that becomes public other than through a breach of this Agreement may be used freely by the Processor.",
          "Data that becomes public through no breach of this Agreement may be used freely by the Processor."),
         ("The Grantor keeps the security if the loan is repaid other than by reason of a default.",
@@ -106,14 +106,14 @@ SAME_EFFECT = {
 NEAR_MISSES = {
     "moved exception tail": [
         ("Except for routine maintenance, the Contractor shall not interrupt the water supply to the Building.",
-         "The Contractor shall not interrupt the water supply to the Building, routine maintenance and emergencies "
-         "excepted."),
-        ("Save for minor cosmetic defects, the Supplier shall replace any Goods that do not conform to the "
-         "Specification.",
+         ("The Contractor shall not interrupt the water supply to the Building, routine maintenance and emergencies "
+         "excepted.")),
+        (("Save for minor cosmetic defects, the Supplier shall replace any Goods that do not conform to the "
+         "Specification."),
          "The Supplier shall replace any Goods that do not conform to the Specification, save for any defects."),
         ("The Licensee shall return all copies of the Software on termination, archival backup copies excepted.",
-         "Except for archival backup copies made with the Licensor's approval, the Licensee shall return all copies "
-         "of the Software on termination."),
+         ("Except for archival backup copies made with the Licensor's approval, the Licensee shall return all copies "
+         "of the Software on termination.")),
     ],
     "ordinal and cardinal periods": [
         ("Notices sent by email are deemed received one (1) Business Day after they are sent.",

@@ -134,7 +134,7 @@ _GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "perm
             "require", "applic", "herein", "hereof", "reason", "law"}
 
 
-_TAIL_START = re.compile(r".*[,;:(]", re.S)
+_TAIL_START = re.compile(r".*[,;:(]", re.DOTALL)
 
 
 def _tail(text: str, atom: Atom) -> str:
@@ -170,7 +170,7 @@ def _tail_widened(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
     return bool(x) and bool(y) and x != y and (x < y or y < x)
 
 
-_EXCEPT_WORD = re.compile(r"(?:except|save|unless|other\s+than)", re.I)
+_EXCEPT_WORD = re.compile(r"(?:except|save|unless|other\s+than)", re.IGNORECASE)
 
 
 def _tails_match(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
