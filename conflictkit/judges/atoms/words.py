@@ -53,7 +53,7 @@ def expense_payers(ref: ClauseAtoms, inp: ClauseAtoms, lex: Lexicon) -> tuple[Cl
 def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:
     """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms."""
     r, i = ref.of(family), inp.of(family)
-    if family == "exception":  # two exceptions moved past each other pair by their words, not their order
+    if family == "exception" and len(r) > 1 and len(i) > 1:  # exceptions moved past each other pair by their words
         _take(r, i, lambda a, b: a.key == b.key and a.group == b.group and a.group in _TAILED
               and _tails_match(ref.text, a, inp.text, b) and not _tail_widened(ref.text, a, inp.text, b))
     for a, b in _take(r, i, lambda a, b: a.key == b.key and a.group == b.group):

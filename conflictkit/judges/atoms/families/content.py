@@ -342,9 +342,11 @@ def _named_again(words: list[Word], clause: ClauseAtoms, other: ClauseAtoms) -> 
     names = [w for w in words if clause.text[w[1]].isupper() and w[0] in other.word_set]
     if not names:
         return words
+    pronouns = pronoun_count(other) - pronoun_count(clause)
+    if pronouns <= 0:
+        return words
     here, there = Counter(w for w, _, _ in clause.words), Counter(w for w, _, _ in other.words)
-    surplus = sum(here[n] - there[n] for n in {w[0] for w in names})
-    if pronoun_count(other) - pronoun_count(clause) < surplus:
+    if pronouns < sum(here[n] - there[n] for n in {w[0] for w in names}):
         return words
     return [w for w in words if w not in names]
 
@@ -387,9 +389,9 @@ def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext
     """A word that says when an act falls due against an event, swapped for one that says another
     time ("before the inspection" -> "after the inspection", "until" -> "from"): ``content.timing``.
     Timing words next to a number or a date belong to that atom and are compared by its family."""
-    if ref.word_set == inp.word_set:
-        return []
     vocab = _vocabulary(context.lexicon)
+    if ref.word_set == inp.word_set or not (ref.word_set & vocab.timing.keys() and inp.word_set & vocab.timing.keys()):
+        return []  # no timing word on one side: nothing to align for
     kept, ops, _ = context.fact("content.alignment")
     if kept < _KEPT_IN_ORDER:
         return []

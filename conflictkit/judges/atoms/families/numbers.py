@@ -39,7 +39,8 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
             left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{_WHAT.get(a.group, a.group)} changed: '{a.text}' -> '{b.text}'"))
-    r[:], i[:] = [a for a in r if _counts_against(a, inp)], [b for b in i if _counts_against(b, ref)]
+    if r or i:
+        r[:], i[:] = [a for a in r if _counts_against(a, inp)], [b for b in i if _counts_against(b, ref)]
     for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", _number_presence(a), a.text, None, f"{_WHAT.get(a.group, a.group)} '{a.text}' only in the reference"))
     for b in _absent(i, ref, "number"):

@@ -105,10 +105,10 @@ def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Differe
     r, i = _party_roles(ref), _party_roles(inp)
     for key in sorted(r.keys() & i.keys(), key=lambda k: r[k][0].start):
         a, b = r[key][0], i[key][0]
-        if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key])
-                               or _pronoun_stands_in(key, inp, ref, i[key], r[key])):
-            continue
         if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
+            if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key])
+                                   or _pronoun_stands_in(key, inp, ref, i[key], r[key])):
+                continue
             quote_r = ref.text[max(0, a.start - 40):a.end]
             quote_i = inp.text[max(0, b.start - 40):b.end]
             if key[1] == "'s":
