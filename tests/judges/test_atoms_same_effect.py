@@ -94,7 +94,6 @@ SAME_EFFECT = {
         ("The Buyer shall pay €500 per unit.", "The Buyer shall pay 500 € per unit."),
         ("Each party has thirty (30) days to cure.", "Each party has thirty [30] days to cure."),
         ("Interest accrues at 0.5% per month.", "Interest accrues at .5% per month."),
-        ("The fee is USD 5,000.", "The fee is USD5,000."),
         ("The Licensee shall pay 3.5% of Net Sales.", "The Licensee shall pay 3.5pc of Net Sales."),
         ("The Customer may order one (1) additional licence at no cost.",
          "The Customer may order one additional licence at no cost."),

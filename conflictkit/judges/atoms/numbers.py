@@ -27,8 +27,7 @@ _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1
 _NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES) + ["one-half", "one half", "a half"], key=len, reverse=True)) + ")"
 _WORDS = rf"\b{_NUMWORD}(?:(?:[\s-]+|\s+and\s+){_NUMWORD})*\b"
 _DIGITS = (r"(?<![\w.,])\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d])|(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d,])"  # 10.000,00
-           r"|(?:(?<![\w.,])|(?<=usd|eur|gbp))\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])"
-           r"|(?:(?<![\w.,])|(?<=usd|eur|gbp))\d+(?:\.\d+)?(?![\d])|(?<![\w.,])\.\d+(?![\d.])")
+           r"|(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])(?:\d+(?:\.\d+)?(?![\d])|\.\d+(?![\d.]))")
 _CORE = re.compile(rf"(?P<d>{_DIGITS})|(?P<w>{_WORDS})")
 
 _CURRENCY_PREFIX = re.compile(
@@ -311,9 +310,14 @@ _TIME_OF_DAY = re.compile(
 )
 
 
+_CLOCK_HINT = re.compile(r"\d\s?[ap]\.?\s?m\b")
+
+
 def _times_of_day(text: str, low: str, mask: Mask) -> list[Atom]:
     """Clock times, on a 24-hour clock: "5:00 p.m." == "17:00" == "5pm"; "noon" == "12:00"."""
-    atoms = []
+    atoms: list[Atom] = []
+    if ":" not in low and not _CLOCK_HINT.search(low) and not any(w in low for w in ("noon", "midday", "midnight")):
+        return atoms  # most clauses name no time of day: skip the full pattern
     for m in _TIME_OF_DAY.finditer(low):
         if m.group("word"):
             hour, minute = (0 if m.group("word") == "midnight" else 12), 0

@@ -390,8 +390,12 @@ def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext
     time ("before the inspection" -> "after the inspection", "until" -> "from"): ``content.timing``.
     Timing words next to a number or a date belong to that atom and are compared by its family."""
     vocab = _vocabulary(context.lexicon)
-    if ref.word_set == inp.word_set or not (ref.word_set & vocab.timing.keys() and inp.word_set & vocab.timing.keys()):
-        return []  # no timing word on one side: nothing to align for
+    if ref.word_set == inp.word_set:
+        return []
+    lines_ref = {vocab.timing[w] for w in ref.word_set - inp.word_set if w in vocab.timing}
+    lines_inp = {vocab.timing[w] for w in inp.word_set - ref.word_set if w in vocab.timing}
+    if not any(frozenset((x, y)) in vocab.timing_apart for x in lines_ref for y in lines_inp):
+        return []  # no timing word swapped for one of another line: nothing to align for
     kept, ops, _ = context.fact("content.alignment")
     if kept < _KEPT_IN_ORDER:
         return []
