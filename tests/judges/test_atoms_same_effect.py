@@ -97,6 +97,11 @@ SAME_EFFECT = {
         ("The Licensee shall pay 3.5% of Net Sales.", "The Licensee shall pay 3.5pc of Net Sales."),
         ("The Customer may order one (1) additional licence at no cost.",
          "The Customer may order one additional licence at no cost."),
+        ("The Buyer shall pay 50% of the price on order and 50% on delivery.",
+         "The Buyer shall pay half of the price on order and the other half on delivery."),
+        ("The Licensor receives one-half of all sublicensing income.", "The Licensor receives 50% of all sublicensing income."),
+        ("The Purchaser shall pay a quarter of the Price as a deposit.",
+         "The Purchaser shall pay 25% of the Price as a deposit."),
         ("This Agreement may be signed in counterparts which together form one instrument.",
          "This Agreement may be signed in counterparts which together form one and the same instrument."),
     ],
@@ -164,6 +169,8 @@ NEAR_MISSES = {
         ("The Customer may make copies of the Documentation for internal use.",
          "The Customer may make one copy of the Documentation for internal use."),
         ("The Buyer shall pay $500/unit.", "The Buyer shall pay $500/month."),
+        ("The Buyer shall pay half of the price on order.", "The Buyer shall pay a third of the price on order."),
+        ("The Buyer shall pay half of the price on order.", "The Buyer shall pay 40% of the price on order."),
     ],
 }
 

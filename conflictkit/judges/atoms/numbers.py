@@ -334,12 +334,37 @@ def _times_of_day(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
+_FRACTION = re.compile(
+    r"\b(?P<f>(?:(?:a|one)[\s-])?half|(?:the\s+)?(?:other|remaining)\s+half|(?:a|one)[\s-]third|two[\s-]thirds|"
+    r"(?:a|one)[\s-]quarter|three[\s-]quarters)\b(?:\s+of\b)?"
+)
+_HALF_OF_A_PERIOD = re.compile(r"\b(?:first|second|last|latter|former|and)\s+$")
+_FRACTIONS = {"half": 50.0, "third": 33.33, "thirds": 66.67, "quarter": 25.0, "quarters": 75.0}
+
+
+def _fractions(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Shares said as fractions: "half of the Fee" == "50% of the Fee", "the other half" == "the remaining 50%"."""
+    atoms: list[Atom] = []
+    if "half" not in low and "third" not in low and "quarter" not in low:
+        return atoms
+    for m in _FRACTION.finditer(low):
+        last = m.group("f").split()[-1].split("-")[-1]
+        rest = re.match(r"(?:the\s+)?(?:other|remaining)\s", m.group("f"))
+        if not (m.group().endswith("of") or rest) or not rest and _HALF_OF_A_PERIOD.search(low, max(0, m.start() - 8), m.start()):
+            continue  # "a quarter" alone is more often three months than a share; "the first half of" a year is a period
+        if not _claim(mask, m.start(), m.end()):
+            continue
+        atoms.append(Atom("number", "percent", f"percent:{_fmt(_FRACTIONS[last])}:", text[m.start():m.end()],
+                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
 def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
     """Amounts, percentages, durations, counts and clock times, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
     _skip_xrefs(text, low, mask)
-    atoms: list[Atom] = _times_of_day(text, low, mask)
+    atoms: list[Atom] = _times_of_day(text, low, mask) + _fractions(text, low, mask)
     for m in _CORE.finditer(low):
         if not mask.free(m.start(), m.end()):
             continue
