@@ -359,12 +359,35 @@ def _fractions(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
+_EVERY_N = re.compile(
+    r"\b(?:(?:once\s+)?(?:every|each)|at\s+intervals\s+of)\s+(?P<n>" + _WORDS[2:-2] + r"|\d{1,3})(?:\s?\(\d{1,3}\))?[\s-]+"
+    r"(?P<u>(?:calendar\s+)?(?:days?|weeks?|months?|years?|quarters?))\b(?:\s+periods?\b)?"
+)
+_UNIT_PER_YEAR = {"day": 365, "week": 52, "month": 12, "quarter": 4, "year": 1}
+
+
+def _every_n(text: str, low: str, mask: Mask) -> list[Atom]:
+    """How often, said as a period: "every three months" == "quarterly", "every 6 months" ==
+    "twice a year"; "every 30 days" stays 365/30 a year, not monthly."""
+    atoms: list[Atom] = []
+    if "every" not in low and "each" not in low and "intervals" not in low:
+        return atoms
+    for m in _EVERY_N.finditer(low):
+        n = _safe_int(m.group("n")) or words_to_number(m.group("n"))
+        if not n or not _claim(mask, m.start(), m.end()):
+            continue
+        per_year = _UNIT_PER_YEAR[m.group("u").split()[-1].rstrip("s")] / n
+        atoms.append(Atom("number", "frequency", f"frequency:{_fmt(round(per_year, 3))}/year", text[m.start():m.end()],
+                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
 def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
     """Amounts, percentages, durations, counts and clock times, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
     _skip_xrefs(text, low, mask)
-    atoms: list[Atom] = _times_of_day(text, low, mask) + _fractions(text, low, mask)
+    atoms: list[Atom] = _times_of_day(text, low, mask) + _fractions(text, low, mask) + _every_n(text, low, mask)
     for m in _CORE.finditer(low):
         if not mask.free(m.start(), m.end()):
             continue
