@@ -64,7 +64,8 @@ _COMPARATORS = [
     (">=", r"at\s+least|not\s+(?:be\s+)?less\s+than|no\s+less\s+than|not\s+fewer\s+than|no\s+fewer\s+than|a\s+minimum\s+of|"
            r"minimum\s+of|at\s+a\s+minimum|no\s+sooner\s+than|not\s+sooner\s+than|not\s+earlier\s+than|no\s+earlier\s+than"),
     ("<=", r"at\s+most|not\s+(?:be\s+)?more\s+than|no\s+more\s+than|not\s+to\s+exceed|not\s+exceeding|up\s+to|"
-           r"a\s+maximum\s+of|maximum\s+of|no\s+greater\s+than|not\s+greater\s+than|within|"
+           r"a\s+maximum\s+of|maximum\s+of|no\s+greater\s+than|not\s+greater\s+than|within|(?:shall|will|must|may|does|do)\s+not\s+exceed|"
+           r"(?:limited|capped|restricted)\s+(?:to|at)|(?:subject\s+to\s+)?a\s+(?:cap|ceiling)\s+of|"
            r"no\s+later\s+than|not\s+later\s+than|in\s+no\s+event\s+later\s+than|on\s+or\s+before"),
     (">", r"more\s+than|greater\s+than|in\s+excess\s+of|exceeding|over|above|longer\s+than"),
     ("<", r"less\s+than|fewer\s+than|under|below|shorter\s+than"),
