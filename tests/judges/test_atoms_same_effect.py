@@ -70,6 +70,16 @@ SAME_EFFECT = {
         ("The Grantor keeps the security if the loan is repaid other than by reason of a default.",
          "The Grantor keeps the security if the loan is repaid by reason of no default."),
     ],
+    "negation moved into a bound": [
+        ("The Licensee may make not more than two (2) backup copies.",
+         "The Licensee may not make more than two backup copies."),
+        ("The Licensee shall not make more than two (2) backup copies.",
+         "The Licensee may make no more than two backup copies."),
+        ("The Tenant may keep up to two (2) pets.", "The Tenant shall not keep more than two pets."),
+        ("The Borrower may draw down no more than $50,000 in any month.",
+         "The Borrower shall not draw down more than $50,000 in any month."),
+        ("The Hotel may not charge less than EUR 90 per night.", "The Hotel may charge no less than EUR 90 per night."),
+    ],
     "synonyms and word forms": [
         ("The Vendor shall supply spare parts for five years.", "The Vendor shall provide spare parts for five years."),
         ("The Agent shall inform the Principal of any complaint.", "The Agent shall notify the Principal of any complaint."),
@@ -150,6 +160,12 @@ NEAR_MISSES = {
          "The deposit is refundable if the booking is cancelled through the fault of the Guest."),
         ("Data that becomes public other than through a breach of this Agreement may be used freely by the Processor.",
          "Data that becomes public through a breach of this Agreement may be used freely by the Processor."),
+    ],
+    "negation moved into a bound": [
+        ("The Tenant may keep more than two (2) pets.", "The Tenant shall not keep more than two pets."),
+        ("The Tenant may keep up to two (2) pets.", "The Tenant shall not keep up to two pets."),
+        ("The Borrower may draw down no more than $50,000 in any month.",
+         "The Borrower shall not draw down more than $20,000 in any month."),
     ],
     "trigger swap": [
         ("The Licensee may transfer the Licensed Software to any Affiliate upon written notice to the Licensor.",

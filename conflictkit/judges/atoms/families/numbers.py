@@ -22,12 +22,25 @@ def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
     return clause.text[int(atom.attr("cmp_start", str(atom.start))):end]
 
 
-def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+_COMPLEMENTS = {frozenset((">", "<=")), frozenset(("<", ">="))}
+
+
+def bound_flips(context: ComparisonContext) -> bool:
+    """Whether a number's comparator is the complement of the other clause's for the same value
+    ("more than two" / "no more than two", "up to two" / "more than two"): with the modal's
+    polarity flipped as well, "shall not keep more than two" == "may keep no more than two"."""
+    r, i = context.ref.of("number"), context.inp.of("number")
+    return any(a.key == b.key and frozenset((a.attr("cmp"), b.attr("cmp"))) in _COMPLEMENTS for a in r for b in i)
+
+
+def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], negated_both: bool = False) -> None:
     r, i = ref.of("number"), inp.of("number")
     _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir"))
     for a, b in _take(r, i, lambda a, b: a.key == b.key):
         for attr, what in (("cmp", "comparator"), ("dir", "direction")):
             x, y = a.attr(attr), b.attr(attr)
+            if attr == "cmp" and negated_both and frozenset((x, y)) in _COMPLEMENTS:
+                continue  # the negation moved between the modal and the bound: the same limit
             if x != y:
                 weight = "comparator" if x and y else "comparator_presence"
                 diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
@@ -92,7 +105,7 @@ def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
     diffs: list[Difference] = []
-    _compare_numbers(ref, inp, diffs)
+    _compare_numbers(ref, inp, diffs, context.fact("modality.pairing")[2])
     return diffs
 
 
@@ -106,4 +119,5 @@ FAMILY = Family(
         "comparator_presence": (0.25, "a comparator or direction on one side only"),
     },
     topic_groups=frozenset({("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple")}),
+    facts={"numbers.bound_flips": bound_flips},
 )
