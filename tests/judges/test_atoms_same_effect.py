@@ -79,6 +79,7 @@ SAME_EFFECT = {
         ("The Borrower may draw down no more than $50,000 in any month.",
          "The Borrower shall not draw down more than $50,000 in any month."),
         ("The Hotel may not charge less than EUR 90 per night.", "The Hotel may charge no less than EUR 90 per night."),
+        ("Each party's liability is capped at $10,000.", "Neither party shall be liable for more than $10,000."),
     ],
     "synonyms and word forms": [
         ("The Vendor shall supply spare parts for five years.", "The Vendor shall provide spare parts for five years."),

@@ -127,6 +127,9 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
             weight = "party_mutuality" if "both" in (x, y) else "party"
             diffs.append(Difference("party", weight, _actor_quote(ref, a), _actor_quote(inp, b), _who_acts(ref, a, inp, b)))
     left_r, left_i = _absent(left_r, inp, "modality"), _absent(left_i, ref, "modality")
+    one_ban = [x.key for x in left_r + left_i] == ["prohibition"]
+    if one_ban and context is not None and context.fact("numbers.bound_flips"):
+        moved_into_bound = True  # "liability is capped at $X" == "neither party shall be liable for more than $X"
     for a in left_r:
         diffs.append(_one_sided(a, ref, inp, "reference", lex))
     for b in left_i:
