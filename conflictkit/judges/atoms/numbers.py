@@ -28,7 +28,7 @@ _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1
 _NUMWORD = "(?:" + "|".join(sorted(list(_UNITS) + list(_SCALES) + ["one-half", "one half", "a half"], key=len, reverse=True)) + ")"
 _WORDS = rf"\b{_NUMWORD}(?:(?:[\s-]+|\s+and\s+){_NUMWORD})*\b"
 _DIGITS = (r"(?<![\w.,])\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d])|(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d,])"  # 10.000,00
-           r"|(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])")
+           r"|(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])(?:\d+(?:\.\d+)?(?![\d])|\.\d+(?![\d.]))")
 _CORE = re.compile(rf"(?P<d>{_DIGITS})|(?P<w>{_WORDS})")
 
 _CURRENCY_PREFIX = re.compile(
@@ -37,13 +37,13 @@ _CURRENCY_PREFIX = re.compile(
 _PREFIX_CODES = {"$": "USD", "us$": "USD", "u.s.$": "USD", "a$": "AUD", "au$": "AUD", "c$": "CAD", "ca$": "CAD",
                  "s$": "SGD", "nz$": "NZD", "hk$": "HKD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _PAREN = re.compile(
-    r"\s?\(\s?(?:(?:us\s?\$|u\.s\.\s?\$|\$|€|£|usd|eur|gbp)\s?)?(?P<d>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent|per\s?cent)?\s?\)"
+    r"\s?[(\[]\s?(?:(?:us\s?\$|u\.s\.\s?\$|\$|€|£|usd|eur|gbp)\s?)?(?P<d>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent|per\s?cent)?\s?[)\]]"
 )
-_PAREN_WORDS = re.compile(rf"\s?\(\s?(?P<w>{_WORDS})\s?\)")
+_PAREN_WORDS = re.compile(rf"\s?[(\[]\s?(?P<w>{_WORDS})\s?[)\]]")
 _SCALE = re.compile(r"\s?(?P<s>million|billion|thousand|mm|bn|m|k)\b")
 _UNIT = re.compile(
     r"[\s-]?(?:(?P<cur>(?:u\.?s\.?\s|united\s+states\s|american\s|canadian\s|australian\s)?dollars?|euros?|"
-    r"pounds?(?:\s+sterling)?|usd|eur|gbp|cad|aud|chf)|(?P<pct>%|percent(?:age\s+points?)?|per\s?cent)|"
+    r"pounds?(?:\s+sterling)?|usd|eur|gbp|cad|aud|chf|€|£)|(?P<pct>%|percent(?:age\s+points?)?|per\s?cent|pc\b)|"
     r"(?P<dur>(?:(?:calendar|business|working|banking|consecutive)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?"
     r"|hrs?\b\.?|yrs?\b\.?|mos?\b\.?|wks?\b\.?|mins?\b\.?)"
     r"|(?:(?:calendar|business|working)[\s-])?(?:day|week|month|year|hour)(?=[\s-]))"
@@ -52,7 +52,7 @@ _UNIT = re.compile(
 _CODE_WORDS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "aud": "AUD", "chf": "CHF", "jpy": "JPY",
                "inr": "INR", "sgd": "SGD", "nzd": "NZD", "hkd": "HKD"}
 _PER = re.compile(
-    r"\s?(?:per|a|an|each|every)\s+(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
+    r"(?:\s?(?:per|a|an|each|every)\s+|\s?/\s?)(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
     r"user|seat|license|licence|unit|invoice)\b|\s(?P<adv>annually|monthly|quarterly|weekly|daily|hourly)\b"
 )
 _PER_ADV = {"annually": "year", "monthly": "month", "quarterly": "quarter", "weekly": "week", "daily": "day",
@@ -65,7 +65,8 @@ _COMPARATORS = [
     (">=", r"at\s+least|not\s+(?:be\s+)?less\s+than|no\s+less\s+than|not\s+fewer\s+than|no\s+fewer\s+than|a\s+minimum\s+of|"
            r"minimum\s+of|at\s+a\s+minimum|no\s+sooner\s+than|not\s+sooner\s+than|not\s+earlier\s+than|no\s+earlier\s+than"),
     ("<=", r"at\s+most|not\s+(?:be\s+)?more\s+than|no\s+more\s+than|not\s+to\s+exceed|not\s+exceeding|up\s+to|"
-           r"a\s+maximum\s+of|maximum\s+of|no\s+greater\s+than|not\s+greater\s+than|within|"
+           r"a\s+maximum\s+of|maximum\s+of|no\s+greater\s+than|not\s+greater\s+than|within|(?:shall|will|must|may|does|do)\s+not\s+exceed|"
+           r"(?:limited|capped|restricted)\s+(?:to|at)|(?:subject\s+to\s+)?a\s+(?:cap|ceiling)\s+of|"
            r"no\s+later\s+than|not\s+later\s+than|in\s+no\s+event\s+later\s+than|on\s+or\s+before"),
     (">", r"more\s+than|greater\s+than|in\s+excess\s+of|exceeding|over|above|longer\s+than"),
     ("<", r"less\s+than|fewer\s+than|under|below|shorter\s+than"),
@@ -81,11 +82,14 @@ COMPARATOR_IDIOMS = re.compile(
     r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b"
     r"|\bin\s+no\s+event\s+later\s+than\b"
 )
-_XREF_WORD = (r"section|clause|article|schedule|exhibit|annex|appendix|paragraph|para\.?|subsection|item|part|rule|"
-              r"regulation|§|no\.|number|chapter|title|page|form|version|v\.?|iso|soc")
+_XREF_WORD = (r"section|clause|article|schedule|exhibit|annex|annexure|appendix|attachment|addendum|rider|table|figure|"
+              r"paragraph|para\.?|subsection|item|part|rule|regulation|§|no\.|number|chapter|title|page|form|version|"
+              r"v\.?|iso|soc|sec\.|art\.|cl\.|sched\.|#")
+_XREF_LIST = r"(?:[\d.()a-z]+\s*(?:,\s*(?:and|or)?|and|or|through|to|-)\s*)"
 _XREF = re.compile(
-    rf"(?<![a-z])(?:(?:{_XREF_WORD})\s*|(?:sections|clauses|articles|schedules|exhibits|annexes|appendices|paragraphs|"
-    rf"subsections|items|parts|§§|nos\.)\s*(?:[\d.()a-z]+\s*(?:,|and|or|through|to|-)\s*)*)$"
+    rf"(?<![a-z])(?:(?:{_XREF_WORD})\s*{_XREF_LIST}?|(?:sections|clauses|articles|schedules|exhibits|annexes|annexures|"
+    rf"appendices|attachments|addenda|riders|tables|paragraphs|subsections|items|parts|§§|nos\.|secs\.|arts\.)\s*"
+    rf"{_XREF_LIST}*)$"
 )
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+){2,}|\d+\.\d+(?=\s*\()")
 _LEADING_NUMBER = re.compile(
@@ -132,6 +136,8 @@ def words_to_number(phrase: str) -> float | None:
 
 
 def _digits(s: str) -> float:
+    if s.startswith("."):
+        return float("0" + s)  # ".5%"
     if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", s) and (s.count(".") > 1 or "," in s):
         return float(s.replace(".", "").replace(",", "."))  # European: 10.000,00
     return float(s.replace(",", ""))
@@ -221,8 +227,8 @@ _ORDINALS = {w: i + 1 for i, w in enumerate(
     "twenty-sixth": 26, "twenty-seventh": 27, "twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30,
     "thirty-first": 31, "last": -1, "final": -1, "penultimate": -2}
 _ORDINAL = re.compile(
-    r"\b(?P<o>" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r"|(?P<d>\d{1,2})(?:st|nd|rd|th))\s+"
-    r"(?:(?:business|working|banking|calendar|full)\s+)?"
+    r"\b(?P<o>" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r"|next|(?P<d>\d{1,2})(?:st|nd|rd|th))\s+"
+    r"(?:\(\s?\d{1,2}(?:st|nd|rd|th)\s?\)\s+)?(?:(?:business|working|banking|calendar|full)\s+)?"
     r"(?P<u>day|week|month|quarter|year|anniversary|instal+ment|payment|renewal|period|milestone)s?\b"
 )
 _WEEKDAY = re.compile(r"\b(?P<w>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b")
@@ -234,8 +240,12 @@ _MONTH_ALONE = re.compile(
 
 
 _CALENDAR_SCREENS = {p: screen(p) for p in (_ORDINAL, _WEEKDAY, _QUARTER, _MONTH_ALONE)}
+_PAREN_ORDINAL = re.compile(r"\(\s?\d{1,2}(?:st|nd|rd|th)\s?\)")
 _PERIOD_UNITS = {"day", "week", "month", "quarter", "year"}
-_ORDINAL_AFTER = re.compile(r"\s+(?:after|following)\b")
+# "the first Business Day after", "... immediately after", "... next following", "... that follows"
+_ORDINAL_AFTER = re.compile(
+    r",?\s+(?:(?:that|which)\s+(?:is|falls|occurs)\s+|(?:falling|occurring|to\s+occur)\s+)?(?:(?:immediately|directly|next)\s+)?"
+    r"(?:after|following|succeeding|subsequent\s+to|that\s+follows|to\s+follow)\b")
 
 
 def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
@@ -243,15 +253,18 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
     atoms: list[Atom] = []
     for m in _ORDINAL.finditer(low) if may_match(_CALENDAR_SCREENS[_ORDINAL], low) else ():
+        if m.group("o") == "next" and not _ORDINAL_AFTER.match(low, m.end()):
+            continue  # "the next month": neither a date nor a period after an event
         if not _claim(mask, m.start(), m.end()):
             continue
-        n = int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o")]
+        n = int(m.group("d")) if m.group("d") else _ORDINALS.get(m.group("o"), 1)  # "the next Business Day"
         unit = m.group("u").replace("installment", "instalment")
         after = _ORDINAL_AFTER.match(low, m.end())
+
         if n > 0 and unit in _PERIOD_UNITS and after:
             # "the first Business Day after deposit" == "one (1) Business Day after deposit": the n-th
             # period after an event ends where n periods after it do
-            value, period = _duration_unit(low[m.end("o") if m.group("o") else m.end("d") + 2:m.end()], n)
+            value, period = _duration_unit(_PAREN_ORDINAL.sub("", low[m.end("o") if m.group("o") else m.end("d") + 2:m.end()]), n)
             atoms.append(Atom("number", "duration", f"duration:{_fmt(value)}:{period}", text[m.start():m.end()],
                               m.start(), m.end(), attrs=(("cmp", ""), ("dir", "after"), ("cmp_start", str(m.start())),
                                                          ("dir_end", str(after.end())))))
@@ -308,13 +321,91 @@ def _skip_xrefs(text: str, low: str, mask: Mask, numbers: list[re.Match[str]] | 
             mask.take(m.start(), m.end())
 
 
+_TIME_OF_DAY = re.compile(
+    r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s?(?P<ap>a\.?\s?m\b\.?|p\.?\s?m\b\.?)|\b(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b"
+    r"(?:\s?(?:hrs|hours|h)\b)?|\b(?P<word>noon|midday|midnight)\b"
+)
+
+
+_CLOCK_HINT = re.compile(r"\d\s?[ap]\.?\s?m\b")
+
+
+def _times_of_day(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Clock times, on a 24-hour clock: "5:00 p.m." == "17:00" == "5pm"; "noon" == "12:00"."""
+    atoms: list[Atom] = []
+    if ":" not in low and not _CLOCK_HINT.search(low) and not any(w in low for w in ("noon", "midday", "midnight")):
+        return atoms  # most clauses name no time of day: skip the full pattern
+    for m in _TIME_OF_DAY.finditer(low):
+        if m.group("word"):
+            hour, minute = (0 if m.group("word") == "midnight" else 12), 0
+        elif m.group("ap"):
+            hour, minute = int(m.group("h")), int(m.group("m") or 0)
+            if not 1 <= hour <= 12 or minute > 59:
+                continue
+            hour = hour % 12 + (12 if m.group("ap").startswith("p") else 0)
+        else:
+            hour, minute = int(m.group("h24")), int(m.group("m24"))
+        if _claim(mask, m.start(), m.end()):
+            atoms.append(Atom("number", "time", f"time:{hour:02d}:{minute:02d}", text[m.start():m.end()].rstrip(),
+                              m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
+_FRACTION = re.compile(
+    r"\b(?P<f>(?:(?:a|one)[\s-])?half|(?:the\s+)?(?:other|remaining)\s+half|(?:a|one)[\s-]third|two[\s-]thirds|"
+    r"(?:a|one)[\s-]quarter|three[\s-]quarters)\b(?:\s+of\b)?"
+)
+_HALF_OF_A_PERIOD = re.compile(r"\b(?:first|second|last|latter|former|and)\s+$")
+_FRACTIONS = {"half": 50.0, "third": 33.33, "thirds": 66.67, "quarter": 25.0, "quarters": 75.0}
+
+
+def _fractions(text: str, low: str, mask: Mask) -> list[Atom]:
+    """Shares said as fractions: "half of the Fee" == "50% of the Fee", "the other half" == "the remaining 50%"."""
+    atoms: list[Atom] = []
+    if "half" not in low and "third" not in low and "quarter" not in low:
+        return atoms
+    for m in _FRACTION.finditer(low):
+        last = m.group("f").split()[-1].split("-")[-1]
+        rest = re.match(r"(?:the\s+)?(?:other|remaining)\s", m.group("f"))
+        if not (m.group().endswith("of") or rest) or not rest and _HALF_OF_A_PERIOD.search(low, max(0, m.start() - 8), m.start()):
+            continue  # "a quarter" alone is more often three months than a share; "the first half of" a year is a period
+        if not _claim(mask, m.start(), m.end()):
+            continue
+        atoms.append(Atom("number", "percent", f"percent:{_fmt(_FRACTIONS[last])}:", text[m.start():m.end()],
+                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
+_EVERY_N = re.compile(
+    r"\b(?:(?:once\s+)?(?:every|each)|at\s+intervals\s+of)\s+(?P<n>" + _WORDS[2:-2] + r"|\d{1,3})(?:\s?\(\d{1,3}\))?[\s-]+"
+    r"(?P<u>(?:calendar\s+)?(?:days?|weeks?|months?|years?|quarters?))\b(?:\s+periods?\b)?"
+)
+_UNIT_PER_YEAR = {"day": 365, "week": 52, "month": 12, "quarter": 4, "year": 1}
+
+
+def _every_n(text: str, low: str, mask: Mask) -> list[Atom]:
+    """How often, said as a period: "every three months" == "quarterly", "every 6 months" ==
+    "twice a year"; "every 30 days" stays 365/30 a year, not monthly."""
+    atoms: list[Atom] = []
+    if "every" not in low and "each" not in low and "intervals" not in low:
+        return atoms
+    for m in _EVERY_N.finditer(low):
+        n = _safe_int(m.group("n")) or words_to_number(m.group("n"))
+        if not n or not _claim(mask, m.start(), m.end()):
+            continue
+        per_year = _UNIT_PER_YEAR[m.group("u").split()[-1].rstrip("s")] / n
+        atoms.append(Atom("number", "frequency", f"frequency:{_fmt(round(per_year, 3))}/year", text[m.start():m.end()],
+                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+    return atoms
+
+
 def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
-    """Amounts, percentages, durations and counts, each with its comparator and direction."""
+    """Amounts, percentages, durations, counts and clock times, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
     numbers = list(_CORE.finditer(low))  # one scan for both passes: the matches do not depend on the mask
     _skip_xrefs(text, low, mask, numbers)
-    atoms: list[Atom] = []
+    atoms: list[Atom] = _times_of_day(text, low, mask) + _fractions(text, low, mask) + _every_n(text, low, mask)
     for m in numbers:
         if not mask.free(m.start(), m.end()):
             continue
@@ -354,7 +445,7 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         if u.group("cur"):
             kind = "money"
             word = u.group("cur")
-            currency = currency or ("EUR" if word.startswith("euro") else "GBP" if word.startswith("pound")
+            currency = currency or ("EUR" if word.startswith(("euro", "€")) else "GBP" if word.startswith(("pound", "£"))
                                     else _CODE_WORDS.get(word, "CAD" if "canad" in word else "AUD" if "austral" in word else "USD"))
         elif u.group("pct"):
             kind = "percentage points" if "point" in u.group("pct") else "percent"
@@ -369,7 +460,7 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         kind = "money"
     if kind == "money":
         unit = currency or "USD"
-    if is_words and not paren_digits and kind == "count" and value < 2:
+    if is_words and not paren_digits and kind == "count" and value < 2 and not _single_item(low, m):
         return None  # "one of the parties", "any one": not a quantity
     if kind == "count" and not is_words and _looks_like_year(value, m.group()):
         kind = "year"
@@ -391,9 +482,23 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
     mask.take(cmp_start if cmp else start, end)
     key = f"{kind}:{_fmt(value)}:{unit}"
     attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    if is_words and not paren_digits and kind == "count" and value < 2:
+        attrs += (("counted", low[m.end():].split(maxsplit=1)[0].strip(".,;:")),)  # a bare "one": what it counts
     if d:
         attrs += (("dir_end", str(d.end("dir"))),)  # quoted with the number: "14 days after" / "14 days before"
     return Atom("number", kind, key, text[start:end], start, end, attrs=attrs)
+
+
+_NOT_A_COUNT_AFTER = re.compile(r"\s+(?:of|or|and|another|to|such|who|that|which|party|parties|in|by|at|as|time|way)\b|[^\s]|$")
+_NOT_A_COUNT_BEFORE = re.compile(r"\b(?:any|no|each|every|the|this|that|at|which|only|such|than|is|be|one)\s+$")
+
+
+def _single_item(low: str, m: re.Match[str]) -> bool:
+    """Whether a bare "one" counts a thing ("one additional licence" == "one (1) additional licence",
+    "one copy" != "copies"), not a pronoun or an idiom ("one of", "any one", "one or more")."""
+    if m.group() != "one":
+        return False
+    return not _NOT_A_COUNT_AFTER.match(low, m.end()) and not _NOT_A_COUNT_BEFORE.search(low, max(0, m.start() - 12), m.start())
 
 
 def _looks_like_year(value: float, raw: str) -> bool:

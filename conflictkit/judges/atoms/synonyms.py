@@ -44,3 +44,49 @@ def _keys(word: str, lex: Lexicon) -> frozenset[str]:
 def weak_verbs(lex: Lexicon) -> frozenset[str]:
     """Verbs that carry no action of their own ("use reasonable efforts to", "ensure that")."""
     return lex.memo("synonyms.weak", lambda: lex.words("verbs.weak"))
+
+
+_FORM_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ures", "ure", "ers", "er", "ors", "or",
+                  "ies", "ied", "ed", "es", "s", "d", "y")
+
+
+def groups_of(word: str, lex: Lexicon) -> frozenset[str]:
+    """The synonym groups of which a (lower-cased) word is a form of a member: "delivered" and
+    "delivery" are in the group of "deliver"; "discover" is in none ("disclose" only shares its
+    first letters, which is what :func:`keys` reads)."""
+    cache: dict[str, frozenset[str]] = lex.memo("synonyms.groups_of", dict)
+    found = cache.get(word)
+    if found is None:
+        found = cache[word] = _groups_of(word, lex)
+    return found
+
+
+def _members(lex: Lexicon) -> dict[str, frozenset[str]]:
+    def build() -> dict[str, frozenset[str]]:
+        member: dict[str, set[str]] = {}
+        lines = list(lex.get("verbs.synonym_groups")) + list(lex.get("content.synonyms"))
+        for n, line in enumerate(lines):
+            for w in line.split():
+                member.setdefault(w, set()).add(f"g{n}")
+        return {k: frozenset(v) for k, v in member.items()}
+    return lex.memo("synonyms.members", build)
+
+
+def _groups_of(word: str, lex: Lexicon) -> frozenset[str]:
+    members = _members(lex)
+    return frozenset().union(*(members.get(b, frozenset()) for b in forms(word, lex)))
+
+
+def forms(word: str, lex: Lexicon) -> frozenset[str]:
+    """The base forms a (lower-cased) word may be an inflection or derivation of: "cancelled" ->
+    {"cancelled", "cancell", "cancel", ...}; a lexicon word list matches a word through them."""
+    irregular = lex.memo("synonyms.irregular", lambda: dict(lex.get("verbs.irregular_past")))
+    word = irregular.get(word, word)
+    bases = {word}
+    for suffix in _FORM_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            bases |= {base, base + "e", base + "y" if suffix in ("ies", "ied") else base}
+            if len(base) > 3 and base[-1] == base[-2]:
+                bases.add(base[:-1])  # "cancelled" -> "cancel"
+    return frozenset(bases)

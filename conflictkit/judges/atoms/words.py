@@ -53,8 +53,12 @@ def expense_payers(ref: ClauseAtoms, inp: ClauseAtoms, lex: Lexicon) -> tuple[Cl
 def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[Difference]) -> None:
     """Qualifiers, exceptions and scope words: changes within a group, then one-sided atoms."""
     r, i = ref.of(family), inp.of(family)
+    if family == "exception" and len(r) > 1 and len(i) > 1:  # exceptions moved past each other pair by their words
+        _take(r, i, lambda a, b: a.key == b.key and a.group == b.group and a.group in _TAILED
+              and _tails_match(ref.text, a, inp.text, b) and not _tail_widened(ref.text, a, inp.text, b))
     for a, b in _take(r, i, lambda a, b: a.key == b.key and a.group == b.group):
-        if family == "exception" and a.group in _TAILED and _tails_differ(ref.text, a, inp.text, b):
+        if family == "exception" and a.group in _TAILED and (_tails_differ(ref.text, a, inp.text, b)
+                                                             or _tail_widened(ref.text, a, inp.text, b)):
             diffs.append(Difference("exception", "exception", _tail(ref.text, a), _tail(inp.text, b),
                                     f"'{_tail(ref.text, a)}' -> '{_tail(inp.text, b)}': a different exception or condition"))
     if family == "scope":
@@ -130,15 +134,24 @@ _GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "perm
             "require", "applic", "herein", "hereof", "reason", "law"}
 
 
+_TAIL_START = re.compile(r".*[,;:(]", re.DOTALL)
+
+
 def _tail(text: str, atom: Atom) -> str:
-    """The words an exception or condition introduces: up to the next punctuation or conjunction."""
+    """The words an exception or condition introduces: up to the next punctuation or conjunction;
+    a postposed one ("..., fair wear and tear excepted") is the words before it, from the last comma."""
+    if atom.text.lower() == "excepted":
+        lead = _TAIL_START.match(text, max(0, atom.start - 120), atom.start)
+        return text[lead.end() if lead else max(0, atom.start - 120):atom.end].strip()
     stop = _TAIL_END.search(text.lower(), atom.end + 1, atom.end + 120)
     end = stop.start() if stop else min(len(text), atom.end + 120)
     return text[atom.start:end].rstrip()
 
 
 def _tail_stems(text: str, atom: Atom) -> set[str]:
-    stems = content_stems(_tail(text, atom)[len(atom.text):].lower()) - _GENERIC
+    tail = _tail(text, atom)
+    words = tail[:-len(atom.text)] if atom.text.lower() == "excepted" else tail[len(atom.text):]
+    stems = content_stems(words.lower()) - _GENERIC
     return {"writ" if w.startswith("writ") else w for w in stems}  # "in writing" == "written"
 
 
@@ -146,6 +159,24 @@ def _tails_differ(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
     """Same kind of exception, disjoint words: "except in an emergency" -> "except where convenient"."""
     x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
     return bool(x) and bool(y) and len(x & y) < 0.4 * min(len(x), len(y))
+
+
+def _tail_widened(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
+    """An exception that keeps the other's words and adds some: "except for routine maintenance" ->
+    "routine maintenance and emergencies excepted", "save for minor defects" -> "save for defects"."""
+    if not (_EXCEPT_WORD.match(a.text) and _EXCEPT_WORD.match(b.text)):
+        return False  # "only" / "limited to" tails are phrased too freely to compare word by word
+    x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
+    return bool(x) and bool(y) and x != y and (x < y or y < x)
+
+
+_EXCEPT_WORD = re.compile(r"(?:except|save|unless|other\s+than)", re.IGNORECASE)
+
+
+def _tails_match(ref_text: str, a: Atom, inp_text: str, b: Atom) -> bool:
+    """Same kind of exception with mostly the same words: "fair wear excepted" / "except for fair wear"."""
+    x, y = _tail_stems(ref_text, a), _tail_stems(inp_text, b)
+    return bool(x) and bool(y) and len(x & y) >= 0.4 * min(len(x), len(y))
 
 
 _GENERIC_NOUNS = {"event", "case", "circum", "respec", "matter", "reason"}

@@ -29,7 +29,8 @@ from conflictkit.judges.atoms.compare import Correction, Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family, no_atoms
 from conflictkit.judges.atoms.families.modality import opposites
-from conflictkit.judges.atoms.synonyms import keys
+from conflictkit.judges.atoms.families.parties import pronoun_count
+from conflictkit.judges.atoms.synonyms import forms, groups_of
 from conflictkit.judges.atoms.text import STOPWORDS, stem
 from conflictkit.lexicon import Lexicon
 
@@ -49,6 +50,11 @@ class _Vocabulary:
     known: frozenset[str]
     not_typos: frozenset[frozenset[str]]
     doublets: dict[str, frozenset[str]]
+    act_lines: dict[str, frozenset[int]]
+    """Each word of ``content.different_acts``: the lines it is in."""
+    timing: dict[str, str]
+    """Each word of ``content.timing``: the first word of its line."""
+    timing_apart: frozenset[frozenset[str]]
 
 
 def _vocabulary(lex: Lexicon) -> _Vocabulary:
@@ -67,26 +73,35 @@ def _vocabulary(lex: Lexicon) -> _Vocabulary:
         filler = lex.words("content.filler")
         # number words are compared as numbers (or are a cross-reference: "Schedule One"), never as content
         filler = filler | numbers
+        act_lines: dict[str, set[int]] = {}
+        for n, line in enumerate(lex.get("content.different_acts")):
+            for w in line.split():
+                act_lines.setdefault(w, set()).add(n)
+        timing = {w: line.split()[0] for line in lex.get("content.timing") for w in line.split()}
         return _Vocabulary(filler | {root(w) for w in filler}, lex.words("content.pronouns"), frozenset(known),
                            frozenset(frozenset(p) for p in lex.get("content.not_typos")),
-                           {k: frozenset(v) for k, v in doublets.items()})
+                           {k: frozenset(v) for k, v in doublets.items()},
+                           {k: frozenset(v) for k, v in act_lines.items()}, timing,
+                           frozenset(frozenset(p) for p in lex.get("content.timing_apart")))
     return lex.memo("content.vocabulary", build)
 
 
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "ance", "ence",
-             "al")
+             "al", "ors", "or")
 
 
 @lru_cache(maxsize=65536)
 def root(word: str) -> str:
-    """A word without its inflection or derivation, five letters at most: "cancellation" == "cancel"."""
+    """A word without its inflection or derivation, six letters at most: "cancellation" == "cancel",
+    "terminating" == "termination"; "transfer" != "transmit" and "compensate" != "compete" (five
+    letters would make each pair one word, and its swap no edit)."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
                 suffix = "s"  # "takes" is "take" + s, "taxes" is "tax" + es
             word = word[: -len(suffix)]
             break
-    return word[:5]
+    return word[:6]
 
 
 @dataclass(frozen=True)
@@ -245,7 +260,7 @@ def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext)
 def _content_word(word: Word, clause: ClauseAtoms, vocab: _Vocabulary) -> bool:
     w, start, _ = word
     return (w.isalpha() and len(w) > 2 and w not in STOPWORDS and root(w) not in vocab.filler
-            and w not in vocab.pronouns and not clause.in_atom[start])
+            and w not in vocab.pronouns and w not in vocab.timing and not clause.in_atom[start])
 
 
 def _where(clause: ClauseAtoms, words: tuple[Word, ...], lo: int, hi: int) -> str:
@@ -271,7 +286,16 @@ def _doubled_up(word: Word, words: tuple[Word, ...], vocab: _Vocabulary) -> bool
 
 
 def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
-    return root(x) == root(y) or bool(keys(x, lex) & keys(y, lex)) or frozenset((stem(x), stem(y))) in opposites(lex)
+    if root(x) == root(y) or frozenset((stem(x), stem(y))) in opposites(lex):
+        return True
+    return bool(groups_of(x, lex) & groups_of(y, lex)) and not _different_acts(x, y, lex)
+
+
+def _different_acts(x: str, y: str, lex: Lexicon) -> bool:
+    """Two acts of one matter that differ in effect ("delete" / "return" the data): ``content.different_acts``."""
+    lines = _vocabulary(lex).act_lines
+    in_x = frozenset().union(*(lines.get(f, frozenset()) for f in forms(x, lex)))
+    return bool(in_x) and bool(in_x & frozenset().union(*(lines.get(f, frozenset()) for f in forms(y, lex))))
 
 
 def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
@@ -299,6 +323,8 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
             added_all.remove(y)
     removed_all = [w for w in removed_all if not _doubled_up(w, a, vocab)]
     added_all = [w for w in added_all if not _doubled_up(w, b, vocab)]
+    removed_all = _named_again(removed_all, ref, inp)
+    added_all = _named_again(added_all, inp, ref)
     removed_at, added_at = {w[1] for w in removed_all}, {w[1] for w in added_all}
     stretches = [([w for w in a[i1:i2] if w[1] in removed_at], [w for w in b[j1:j2] if w[1] in added_at], (i1, i2, j1, j2))
                  for _, i1, i2, j1, j2 in ops]
@@ -309,6 +335,21 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
         stretches = [s for s in stretches if not (s[0] and s[1])]
     return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
             for removed, added, (i1, i2, j1, j2) in stretches]
+
+
+def _named_again(words: list[Word], clause: ClauseAtoms, other: ClauseAtoms) -> list[Word]:
+    """Without the names ("the Director's working hours") the other clause still names elsewhere
+    and says once more with a pronoun ("his or her working hours"): no content edit."""
+    names = [w for w in words if clause.text[w[1]].isupper() and w[0] in other.word_set]
+    if not names:
+        return words
+    pronouns = pronoun_count(other) - pronoun_count(clause)
+    if pronouns <= 0:
+        return words
+    here, there = Counter(w for w, _, _ in clause.words), Counter(w for w, _, _ in other.words)
+    if pronouns < sum(here[n] - there[n] for n in {w[0] for w in names}):
+        return words
+    return [w for w in words if w not in names]
 
 
 def _trim(words: tuple[Word, ...], lo: int, hi: int, vocab: _Vocabulary) -> tuple[int, int]:
@@ -345,8 +386,34 @@ def _edit(ref: ClauseAtoms, a: tuple[Word, ...], i1: int, i2: int, removed: list
     return Difference("scope", weight, None if added else quote, quote if added else None, detail)
 
 
+def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
+    """A word that says when an act falls due against an event, swapped for one that says another
+    time ("before the inspection" -> "after the inspection", "until" -> "from"): ``content.timing``.
+    Timing words next to a number or a date belong to that atom and are compared by its family."""
+    vocab = _vocabulary(context.lexicon)
+    if ref.word_set == inp.word_set:
+        return []
+    lines_ref = {vocab.timing[w] for w in ref.word_set - inp.word_set if w in vocab.timing}
+    lines_inp = {vocab.timing[w] for w in inp.word_set - ref.word_set if w in vocab.timing}
+    if not any(frozenset((x, y)) in vocab.timing_apart for x in lines_ref for y in lines_inp):
+        return []  # no timing word swapped for one of another line: nothing to align for
+    kept, ops, _ = context.fact("content.alignment")
+    if kept < _KEPT_IN_ORDER:
+        return []
+    a, b = ref.words, inp.words
+    diffs = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or ref.in_atom[a[i1][1]] or inp.in_atom[b[j1][1]]:
+            continue
+        x, y = vocab.timing.get(a[i1][0]), vocab.timing.get(b[j1][0])
+        if x and y and frozenset((x, y)) in vocab.timing_apart:
+            old, new = ref.text[a[i1][1]:a[i1][2]], inp.text[b[j1][1]:b[j1][2]]
+            diffs.append(Difference("scope", "content_swap", old, new, f"'{old}' -> '{new}': the act falls due at another time"))
+    return diffs
+
+
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
-    return _content_edits(ref, inp, context)
+    return _content_edits(ref, inp, context) + _timing_swaps(ref, inp, context)
 
 
 FAMILY = Family(

@@ -83,8 +83,12 @@ def _actor(atom: Atom, other: ClauseAtoms) -> str:
     return actor
 
 
-def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], lex: Lexicon) -> tuple[int, int]:
-    """Modal classes and who acts; returns how many negative modals each side has left unpaired."""
+def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], lex: Lexicon,
+                      context: ComparisonContext | None = None) -> tuple[int, int, bool]:
+    """Modal classes and who acts; returns how many negative modals each side has left unpaired, and
+    whether a ban and a permission were read as one limit ("shall not keep more than two" == "may
+    keep no more than two": the negation moved into the number's comparator)."""
+    moved_into_bound = False
     r, i = ref.of("modality"), inp.of("modality")
     actors = {id(a): _actor(a, inp) for a in r} | {id(b): _actor(b, ref) for b in i}
 
@@ -111,6 +115,9 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
             # "shall use it solely for P" == "may use it only for P": with "only" on both sides the modal adds little
             diffs.append(Difference("modality", "modality_presence", a.text, b.text,
                                     f"'{a.text}' -> '{b.text}' in a restriction said both ways"))
+        elif ({a.key, b.key} == {"permission", "prohibition"} and context is not None
+              and context.fact("numbers.bound_flips")):
+            moved_into_bound = True
         elif a.key != b.key:
             flip = frozenset((a.key, b.key)) in _POLARITY_FLIPS
             diffs.append(Difference("negation" if flip else "modality", "negation" if flip else "modality",
@@ -120,11 +127,14 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
             weight = "party_mutuality" if "both" in (x, y) else "party"
             diffs.append(Difference("party", weight, _actor_quote(ref, a), _actor_quote(inp, b), _who_acts(ref, a, inp, b)))
     left_r, left_i = _absent(left_r, inp, "modality"), _absent(left_i, ref, "modality")
+    one_ban = [x.key for x in left_r + left_i] == ["prohibition"]
+    if one_ban and context is not None and context.fact("numbers.bound_flips"):
+        moved_into_bound = True  # "liability is capped at $X" == "neither party shall be liable for more than $X"
     for a in left_r:
         diffs.append(_one_sided(a, ref, inp, "reference", lex))
     for b in left_i:
         diffs.append(_one_sided(b, inp, ref, "input", lex))
-    return sum(a.key in _NEGATIVE for a in left_r), sum(b.key in _NEGATIVE for b in left_i)
+    return sum(a.key in _NEGATIVE for a in left_r), sum(b.key in _NEGATIVE for b in left_i), moved_into_bound
 
 
 _DUTIES = {"obligation", "prohibition"}
@@ -148,10 +158,10 @@ def _one_sided(atom: Atom, here: ClauseAtoms, other: ClauseAtoms, side: str, lex
     return Difference("modality", weight, ref_q, inp_q, f"'{quote}' only in the {side}: {describe(atom.key)}")
 
 
-def _pairing(context: ComparisonContext) -> tuple[list[Difference], tuple[int, int]]:
+def _pairing(context: ComparisonContext) -> tuple[list[Difference], tuple[int, int], bool]:
     diffs: list[Difference] = []
-    negative_left = _compare_modality(context.ref, context.inp, diffs, context.lexicon)
-    return diffs, negative_left
+    *negative_left, moved_into_bound = _compare_modality(context.ref, context.inp, diffs, context.lexicon, context)
+    return diffs, (negative_left[0], negative_left[1]), moved_into_bound
 
 
 def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:

@@ -13,7 +13,7 @@ from conflictkit.lexicon import Lexicon
 
 
 _WHAT = {"money": "amount", "percent": "percentage", "duration": "period", "count": "number",
-         "multiple": "multiple", "frequency": "frequency", "currency": "currency"}
+         "multiple": "multiple", "frequency": "frequency", "currency": "currency", "time": "time of day"}
 
 
 def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
@@ -22,12 +22,25 @@ def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
     return clause.text[int(atom.attr("cmp_start", str(atom.start))):end]
 
 
-def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> None:
+_COMPLEMENTS = {frozenset((">", "<=")), frozenset(("<", ">="))}
+
+
+def bound_flips(context: ComparisonContext) -> bool:
+    """Whether a number's comparator is the complement of the other clause's for the same value
+    ("more than two" / "no more than two", "up to two" / "more than two"): with the modal's
+    polarity flipped as well, "shall not keep more than two" == "may keep no more than two"."""
+    r, i = context.ref.of("number"), context.inp.of("number")
+    return any(a.key == b.key and frozenset((a.attr("cmp"), b.attr("cmp"))) in _COMPLEMENTS for a in r for b in i)
+
+
+def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], negated_both: bool = False) -> None:
     r, i = ref.of("number"), inp.of("number")
     _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir"))
     for a, b in _take(r, i, lambda a, b: a.key == b.key):
         for attr, what in (("cmp", "comparator"), ("dir", "direction")):
             x, y = a.attr(attr), b.attr(attr)
+            if attr == "cmp" and negated_both and frozenset((x, y)) in _COMPLEMENTS:
+                continue  # the negation moved between the modal and the bound: the same limit
             if x != y:
                 weight = "comparator" if x and y else "comparator_presence"
                 diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
@@ -39,6 +52,8 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
             left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{_WHAT.get(a.group, a.group)} changed: '{a.text}' -> '{b.text}'"))
+    if r or i:
+        r[:], i[:] = [a for a in r if _counts_against(a, inp)], [b for b in i if _counts_against(b, ref)]
     for a in _absent(r, inp, "number"):
         diffs.append(Difference("number", _number_presence(a), a.text, None, f"{_WHAT.get(a.group, a.group)} '{a.text}' only in the reference"))
     for b in _absent(i, ref, "number"):
@@ -66,6 +81,17 @@ def _yearly(key: str) -> str:
     return key[:-5] if key.endswith("/year") and key.startswith("percent:") else key
 
 
+def _counts_against(atom: Atom, other: ClauseAtoms) -> bool:
+    """Whether a number on one side only is a difference. A bare "one" is ("one copy" against
+    "copies") only where the other clause counts the thing in the plural: against "a single
+    instrument" or "the instrument" it says nothing new."""
+    counted = atom.attr("counted", "")
+    if not counted:
+        return True
+    words = {w for w, _, _ in other.words}
+    return counted not in words and any(w != counted and w.startswith(counted[:-1]) and w.endswith("s") for w in words)
+
+
 def _number_presence(atom: Atom) -> str:
     """A how-often or a currency said on one side only is often said another way on the other ("each holiday year")."""
     return "frequency_presence" if atom.group in ("frequency", "currency") else "number_presence"
@@ -79,7 +105,7 @@ def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
     diffs: list[Difference] = []
-    _compare_numbers(ref, inp, diffs)
+    _compare_numbers(ref, inp, diffs, context.fact("modality.pairing")[2])
     return diffs
 
 
@@ -93,4 +119,5 @@ FAMILY = Family(
         "comparator_presence": (0.25, "a comparator or direction on one side only"),
     },
     topic_groups=frozenset({("number", "money"), ("number", "percent"), ("number", "duration"), ("number", "multiple")}),
+    facts={"numbers.bound_flips": bound_flips},
 )

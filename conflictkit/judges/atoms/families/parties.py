@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
@@ -24,6 +25,12 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
         return
     gone = [a for a in r if a.key not in {b.key for b in i}]
     new = [b for b in i if b.key not in {a.key for a in r}]
+    # "his or her business time" for "the Employee's business time": a party the other clause
+    # names no more, where that clause has as many more pronouns, was said with a pronoun
+    if gone and pronoun_count(inp) - pronoun_count(ref) >= len({a.key for a in gone}):
+        gone = []
+    if new and pronoun_count(ref) - pronoun_count(inp) >= len({b.key for b in new}):
+        new = []
     if not gone and not new:
         return
     if gone and len(r) == len(i):
@@ -71,12 +78,41 @@ def _read_party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
     return roles
 
 
+_PERSONAL_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|its|their|theirs|himself|herself|themselves)\b")
+
+
+def pronoun_count(clause: ClauseAtoms) -> int:
+    """Personal and possessive pronouns ("his or her" counts one: it stands for one party)."""
+    low = clause.text.lower()
+    return len(_PERSONAL_PRONOUN.findall(low)) - len(re.findall(r"\b(?:his|he|him)\s+or\s+(?:her|she|hers)\b", low))
+
+
+_PRONOUN_POSSESSIVE = re.compile(r"\b(?:his|her|its|their|our|your)\s+(?:own\s+|sole\s+)?([a-z]{3,})")
+
+
+def _pronoun_stands_in(key: tuple[str, str], more: ClauseAtoms, fewer: ClauseAtoms,
+                       named: list[Atom], kept: list[Atom]) -> bool:
+    """One clause says "his or her business time" where the other names the party ("the
+    Employee's business time"): the parties of the shorter list are all in the longer one, and
+    the shorter clause has a possessive pronoun before the same word for each party it leaves out."""
+    left = Counter(x.key for x in named)
+    left.subtract(Counter(x.key for x in kept))
+    if any(n < 0 for n in left.values()):
+        return False  # a party the other clause does not name: another party's, not a pronoun's
+    pronouns = sum(m.group(1)[:6] == key[0] for m in _PRONOUN_POSSESSIVE.finditer(fewer.text.lower()))
+    theirs = sum(m.group(1)[:6] == key[0] for m in _PRONOUN_POSSESSIVE.finditer(more.text.lower()))
+    return pronouns - theirs >= sum(left.values())
+
+
 def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
     """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
     r, i = _party_roles(ref), _party_roles(inp)
     for key in sorted(r.keys() & i.keys(), key=lambda k: r[k][0].start):
         a, b = r[key][0], i[key][0]
         if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
+            if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key])
+                                   or _pronoun_stands_in(key, inp, ref, i[key], r[key])):
+                continue
             quote_r = ref.text[max(0, a.start - 40):a.end]
             quote_i = inp.text[max(0, b.start - 40):b.end]
             if key[1] == "'s":

@@ -1,0 +1,249 @@
+"""Same-effect rewordings and their near misses, one class at a time (issue 12, item 3), trigger
+swaps and number formats. Each class has pairs that must not be flagged and pairs of the same shape
+that must be: a rule that passes only one side of its class is a rule tuned to its examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from conflictkit.judges.atoms.families.content import root
+from conflictkit.judges.atoms.synonyms import groups_of
+from conflictkit.lexicon import load
+from tests.judges.test_atoms_cases import judged
+
+FLAG = 0.7
+
+SAME_EFFECT = {
+    "moved exception tail": [
+        (("On expiry the Hirer shall return the Equipment in the condition in which it was delivered, fair use and "
+         "ordinary deterioration excepted."),
+         ("Except for fair use and ordinary deterioration, on expiry the Hirer shall return the Equipment in the "
+         "condition in which it was delivered.")),
+        ("The Carrier is liable for any loss of the cargo in transit, acts of war and natural disasters excepted.",
+         "Except for acts of war and natural disasters, the Carrier is liable for any loss of the cargo in transit."),
+        ("The Tenant shall keep the garden tidy, storm damage excepted, and shall not remove any trees.",
+         "Except for storm damage, the Tenant shall keep the garden tidy, and shall not remove any trees."),
+        ("Except as set out in the Schedule, the Hirer shall return the Equipment clean, fair wear excepted.",
+         "Except for fair wear, the Hirer shall, except as set out in the Schedule, return the Equipment clean."),
+        ("The Hirer shall, unless the Owner agrees otherwise, return the Equipment clean, fair wear excepted.",
+         "Except for fair wear, the Hirer shall return the Equipment clean unless the Owner agrees otherwise."),
+        ("The Lessee shall maintain the Vehicle in good order, fair wear and tear only excepted.",
+         "Except only for fair wear and tear, the Lessee shall maintain the Vehicle in good order."),
+    ],
+    "ordinal and cardinal periods": [
+        ("A notice sent by courier is received one (1) Business Day after dispatch.",
+         "A notice sent by courier is received on the first Business Day immediately after its dispatch."),
+        ("A notice sent by courier is received one (1) Business Day after dispatch.",
+         "A notice sent by courier is received on the first (1st) Business Day after its dispatch."),
+        ("A notice sent by courier is received one (1) Business Day after dispatch.",
+         "A notice sent by courier is received on the next Business Day after its dispatch."),
+        ("A payment by cheque is made one (1) Business Day after deposit.",
+         "A payment by cheque is made on the first Business Day succeeding its deposit."),
+        ("A payment by cheque is made two (2) Business Days after deposit.",
+         "A payment by cheque is made on the second Business Day to occur after its deposit."),
+        ("Interest accrues from three (3) days after the invoice date.",
+         "Interest accrues from the third day following the invoice date."),
+    ],
+    "pronoun or possessive for a named party": [
+        ("The Consultant shall devote the Consultant's full working time to the Services.",
+         "The Consultant shall devote his or her full working time to the Services."),
+        ("The Borrower shall notify the Lender of any change to the Borrower's registered address.",
+         "The Borrower shall notify the Lender of any change to its registered address."),
+        ("The Trainee shall devote the whole of the Trainee's study time and energy to the College's programme.",
+         "The Trainee shall devote the whole of his or her study time and energy to the College's programme."),
+        ("The Artist shall deliver the Artist's original drawings to the Gallery's curator.",
+         "The Artist shall deliver his or her original drawings to the Gallery's curator."),
+        ("The Partner shall contribute the Partner's share of the capital to the Firm.",
+         "The Partner shall contribute his or her share of the capital to the Firm."),
+    ],
+    "double negative": [
+        ("The deposit is refundable if the booking is cancelled other than through the fault of the Guest.",
+         "The deposit is refundable if the booking is cancelled through no fault of the Guest."),
+        (("Where the licence ends other than through a breach by the Licensee, the Licensor shall refund any "
+         "prepaid fees."),
+         "Where the licence ends through no breach by the Licensee, the Licensor shall refund any prepaid fees."),
+        ("The Employee is entitled to severance if the employment ends through no misconduct of the Employee.",
+         ("The Employee is entitled to severance if the employment ends other than through misconduct of the "
+         "Employee.")),
+        ("Data that becomes public other than through a breach of this Agreement may be used freely by the Processor.",
+         "Data that becomes public through no breach of this Agreement may be used freely by the Processor."),
+        ("The Grantor keeps the security if the loan is repaid other than by reason of a default.",
+         "The Grantor keeps the security if the loan is repaid by reason of no default."),
+    ],
+    "negation moved into a bound": [
+        ("The Licensee may make not more than two (2) backup copies.",
+         "The Licensee may not make more than two backup copies."),
+        ("The Licensee shall not make more than two (2) backup copies.",
+         "The Licensee may make no more than two backup copies."),
+        ("The Tenant may keep up to two (2) pets.", "The Tenant shall not keep more than two pets."),
+        ("The Borrower may draw down no more than $50,000 in any month.",
+         "The Borrower shall not draw down more than $50,000 in any month."),
+        ("The Hotel may not charge less than EUR 90 per night.", "The Hotel may charge no less than EUR 90 per night."),
+        ("Each party's liability is capped at $10,000.", "Neither party shall be liable for more than $10,000."),
+    ],
+    "synonyms and word forms": [
+        ("The Vendor shall supply spare parts for five years.", "The Vendor shall provide spare parts for five years."),
+        ("The Agent shall inform the Principal of any complaint.", "The Agent shall notify the Principal of any complaint."),
+        ("The Buyer may cancel the order before shipment.", "The Buyer may terminate the order before shipment."),
+        ("Upon termination, the Licensee shall stop using the Software.",
+         "On termination, the Licensee shall stop using the Software."),
+        ("The Seller shall repair any defect promptly.", "The Seller shall fix any defect promptly."),
+    ],
+    "number format": [
+        ("Support is available from 9:00 a.m. to 5:00 p.m. on Business Days.",
+         "Support is available from 09:00 to 17:00 on Business Days."),
+        ("Deliveries may be made between 8:30 a.m. and noon.", "Deliveries may be made between 08:30 and 12:00."),
+        ("The auction closes at 11:59 p.m. on the Closing Date.", "The auction closes at 23:59 on the Closing Date."),
+        ("The Customer shall pay the fees set out in Attachment 2.",
+         "The Customer shall pay the fees set out in Attachment 3."),
+        ("Except as set out in Section 4.2 or 4.3, the Customer shall pay the fees.",
+         "Except as set out in Section 5.2 or 5.3, the Customer shall pay the fees."),
+        ("The provisions of Sections 4, 7, and 9 survive termination.",
+         "The provisions of Sections 5, 8, and 10 survive termination."),
+        ("The Customer shall pay the fees under Sec. 4.", "The Customer shall pay the fees under Sec. 5."),
+        ("The Buyer shall pay $500/unit.", "The Buyer shall pay $500 per unit."),
+        ("The Buyer shall pay €500 per unit.", "The Buyer shall pay 500 € per unit."),
+        ("Each party has thirty (30) days to cure.", "Each party has thirty [30] days to cure."),
+        ("Interest accrues at 0.5% per month.", "Interest accrues at .5% per month."),
+        ("The Licensee shall pay 3.5% of Net Sales.", "The Licensee shall pay 3.5pc of Net Sales."),
+        ("The Customer may order one (1) additional licence at no cost.",
+         "The Customer may order one additional licence at no cost."),
+        ("The Buyer shall pay 50% of the price on order and 50% on delivery.",
+         "The Buyer shall pay half of the price on order and the other half on delivery."),
+        ("The Licensor receives one-half of all sublicensing income.", "The Licensor receives 50% of all sublicensing income."),
+        ("The Purchaser shall pay a quarter of the Price as a deposit.",
+         "The Purchaser shall pay 25% of the Price as a deposit."),
+        ("Each party's liability is capped at $10,000.", "The liability of each party is limited to $10,000."),
+        ("Each party's liability is limited to $10,000.", "Each party's liability is subject to a cap of $10,000."),
+        ("The Guarantor's liability is limited to $1,000,000 in aggregate.",
+         "The Guarantor's liability shall not exceed $1,000,000 in aggregate."),
+        ("Rent is payable quarterly.", "Rent is payable every three months."),
+        ("The Supplier shall report to the Customer every six (6) months.",
+         "The Supplier shall report to the Customer twice a year."),
+        ("The Auditor shall inspect the site at intervals of three months.", "The Auditor shall inspect the site quarterly."),
+        ("This Agreement may be signed in counterparts which together form one instrument.",
+         "This Agreement may be signed in counterparts which together form one and the same instrument."),
+    ],
+}
+
+NEAR_MISSES = {
+    "moved exception tail": [
+        ("Except for routine maintenance, the Contractor shall not interrupt the water supply to the Building.",
+         ("The Contractor shall not interrupt the water supply to the Building, routine maintenance and emergencies "
+         "excepted.")),
+        (("Save for minor cosmetic defects, the Supplier shall replace any Goods that do not conform to the "
+         "Specification."),
+         "The Supplier shall replace any Goods that do not conform to the Specification, save for any defects."),
+        ("The Licensee shall return all copies of the Software on termination, archival backup copies excepted.",
+         ("Except for archival backup copies made with the Licensor's approval, the Licensee shall return all copies "
+         "of the Software on termination.")),
+    ],
+    "ordinal and cardinal periods": [
+        ("Notices sent by email are deemed received one (1) Business Day after they are sent.",
+         "Notices sent by email are deemed received on the second Business Day after they are sent."),
+        ("A payment by cheque is made one (1) Business Day after deposit.",
+         "A payment by cheque is made on the third Business Day succeeding its deposit."),
+        ("Interest accrues from the third day after the invoice date.",
+         "Interest accrues from five (5) days after the invoice date."),
+    ],
+    "pronoun or possessive for a named party": [
+        ("The Borrower shall notify the Lender of any change to the Borrower's registered address.",
+         "The Borrower shall notify the Lender of any change to the Lender's registered address."),
+        ("The Licensee shall bear the Licensee's own costs of the arbitration.",
+         "The Licensee shall bear the Licensor's costs of the arbitration."),
+        ("The Employee shall devote the Employee's business hours to the Employer's clients.",
+         "The Employee shall devote the Employer's business hours to his or her clients."),
+        ("The Tenant shall insure the Tenant's fixtures and the Landlord's fittings.",
+         "The Tenant shall insure the Landlord's fixtures and its fittings."),
+    ],
+    "double negative": [
+        ("The deposit is refundable if the booking is cancelled through no fault of the Guest.",
+         "The deposit is refundable if the booking is cancelled through the fault of the Guest."),
+        ("Data that becomes public other than through a breach of this Agreement may be used freely by the Processor.",
+         "Data that becomes public through a breach of this Agreement may be used freely by the Processor."),
+    ],
+    "negation moved into a bound": [
+        ("The Tenant may keep more than two (2) pets.", "The Tenant shall not keep more than two pets."),
+        ("The Tenant may keep up to two (2) pets.", "The Tenant shall not keep up to two pets."),
+        ("The Borrower may draw down no more than $50,000 in any month.",
+         "The Borrower shall not draw down more than $20,000 in any month."),
+    ],
+    "trigger swap": [
+        ("The Licensee may transfer the Licensed Software to any Affiliate upon written notice to the Licensor.",
+         "The Licensee may transmit the Licensed Software to any Affiliate upon written notice to the Licensor."),
+        ("The Recipient shall report to the Discloser any breach of security it discovers within five Business Days.",
+         "The Recipient shall report to the Discloser any breach of security it discloses within five Business Days."),
+        ("The Contractor shall compensate the Owner for any loss arising from defective workmanship.",
+         "The Contractor shall compete with the Owner for any loss arising from defective workmanship."),
+        ("The Licensee shall pay a fee for each user who accesses the Platform.",
+         "The Licensee shall pay a fee for each user who accepts the Platform."),
+        ("The Processor shall delete the Personal Data upon termination of the Services.",
+         "The Processor shall return the Personal Data upon termination of the Services."),
+        ("The Buyer shall accept the Goods at the Delivery Point.", "The Buyer shall receive the Goods at the Delivery Point."),
+        ("The Licence will terminate if the Licensee becomes insolvent.",
+         "The Licence will expire if the Licensee becomes insolvent."),
+        ("The Supplier shall deliver the Goods before the inspection.",
+         "The Supplier shall deliver the Goods after the inspection."),
+        ("The Licensee may use the Software until the end of the Term.",
+         "The Licensee may use the Software from the end of the Term."),
+    ],
+    "number format": [
+        ("Support is available from 9:00 a.m. to 5:00 p.m. on Business Days.",
+         "Support is available from 09:00 to 15:00 on Business Days."),
+        ("The auction closes at 11:59 p.m. on the Closing Date.", "The auction closes at 11:59 a.m. on the Closing Date."),
+        ("The Customer may make copies of the Documentation for internal use.",
+         "The Customer may make one copy of the Documentation for internal use."),
+        ("The Buyer shall pay $500/unit.", "The Buyer shall pay $500/month."),
+        ("The Buyer shall pay half of the price on order.", "The Buyer shall pay a third of the price on order."),
+        ("Rent is payable monthly.", "Rent is payable every 30 days."),
+        ("Each party's liability is limited to $10,000.", "Each party's liability is at least $10,000."),
+        ("Use of the Software is limited to the Territory.", "Use of the Software is permitted anywhere."),
+        ("Rent is payable quarterly.", "Rent is payable every six months."),
+        ("The Buyer shall pay half of the price on order.", "The Buyer shall pay 40% of the price on order."),
+    ],
+}
+
+
+def _params(table):
+    return [pytest.param(r, i, id=f"{cls}-{n}") for cls, pairs in table.items() for n, (r, i) in enumerate(pairs)]
+
+
+@pytest.mark.parametrize(("ref", "inp"), _params(SAME_EFFECT))
+def test_same_effect_rewordings_are_not_flagged(ref, inp):
+    j = judged(ref, inp)
+    assert j.p_conflict < FLAG, (j.p_conflict, j.reasons)
+
+
+@pytest.mark.parametrize(("ref", "inp"), _params(NEAR_MISSES))
+def test_near_misses_of_the_same_shape_are_flagged_with_a_reason(ref, inp):
+    j = judged(ref, inp)
+    assert j.p_conflict >= FLAG and j.reasons, (j.p_conflict, j.reasons)
+
+
+def test_a_timing_swap_quotes_both_words():
+    j = judged("The Supplier shall deliver the Goods before the inspection.",
+               "The Supplier shall deliver the Goods after the inspection.")
+    assert [(r.reference, r.input) for r in j.reasons] == [("before", "after")]
+
+
+def test_a_time_of_day_change_quotes_both_times():
+    j = judged("Support ends at 5:00 p.m. each day.", "Support ends at 15:00 each day.")
+    assert [(r.type, r.reference, r.input) for r in j.reasons] == [("number", "5:00 p.m.", "15:00")]
+
+
+@pytest.mark.parametrize(("x", "y"), [("transfer", "transmit"), ("compensate", "compete"), ("contract", "control")])
+def test_words_that_share_five_letters_keep_apart_roots(x, y):
+    assert root(x) != root(y)
+
+
+@pytest.mark.parametrize(("x", "y"), [("terminating", "termination"), ("cancellation", "cancel"), ("payment", "pay")])
+def test_word_forms_share_a_root(x, y):
+    assert root(x) == root(y)
+
+
+def test_synonym_groups_match_word_forms_not_first_letters():
+    lex = load("en")
+    assert groups_of("delivered", lex) & groups_of("supply", lex)
+    assert groups_of("cancelled", lex) & groups_of("terminate", lex)
+    assert not groups_of("discover", lex) & groups_of("disclose", lex)
+    assert not groups_of("accepts", lex) & groups_of("accesses", lex)
