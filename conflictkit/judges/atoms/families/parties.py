@@ -107,7 +107,9 @@ def _pronoun_stands_in(key: tuple[str, str], more: ClauseAtoms, fewer: ClauseAto
 def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
     """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
     r, i = _party_roles(ref), _party_roles(inp)
-    for key in sorted(r.keys() & i.keys(), key=lambda k: r[k][0].start):
+    # a set's order changes with the hash seed: ties (one mention in two roles) go to the possessive,
+    # which quotes the words next to the party ("the Borrower's legal advisers"), then by key
+    for key in sorted(r.keys() & i.keys(), key=lambda k: (r[k][0].start, k[1] != "'s", k)):
         a, b = r[key][0], i[key][0]
         if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
             if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key])
