@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from default_targets import CORPUS, fifty_pages  # noqa: E402
-from embedder_bench import DOCUMENT_PAIRS, basecamp_pairs  # noqa: E402
+from default_targets import CORPUS, fifty_pages
+from embedder_bench import DOCUMENT_PAIRS, basecamp_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFESTS = ("benchmarks/data/documents/samples.yaml", "benchmarks/data/documents/edits/edits.yaml",
