@@ -6,8 +6,8 @@ Texts: the distinct operative clause texts of the ~50-page pair of ``default_tar
 from the corpus), all of them and the unsettled ones only (what a compare embeds since identical
 pairs are settled before retrieval). Each variant is the bundled int8 MiniLM through
 ``OnnxEmbedder`` with its options; rounds are interleaved, the best round is reported, and the
-vectors are compared with those of the default options (int8 activations are quantized per batch,
-so a text's vector moves a little with its batch).
+vectors are compared with those of the default options (a text's vector must not depend on the
+batch it is embedded in).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
