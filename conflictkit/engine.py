@@ -57,6 +57,7 @@ class ComparisonResult:
 
 
 RECENT_INDEXES = 4  # indexed documents an engine keeps in memory
+RECENT_VECTORS = 20_000  # clause vectors an engine without a store keeps in memory (30 MB at 384 dimensions)
 
 
 class Engine:
@@ -92,7 +93,10 @@ class Engine:
         self._warmed: set[str] = set()
         # The last few documents indexed by this engine, by index key and file hash: a batch compares
         # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
-        self._recent: OrderedDict[tuple[str, str], IndexedDocument] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, str, bool], IndexedDocument] = OrderedDict()
+        # Without a store, the vectors embedded lately: a batch retrieves the same reference's
+        # clauses against every input, and must not embed them again each time.
+        self._recent_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -242,16 +246,33 @@ class Engine:
         """One unit vector per text: each distinct text is looked up in the store, and embedded once if absent."""
         prefix = f"{self.embedder.fingerprint}\n".encode()
         keys = [hashlib.sha256(prefix + text.encode("utf-8")).hexdigest() for text in texts]
-        values, _ = cached_values(
-            self.store, "embedding", keys, lambda positions, _save: self._embed_fresh([texts[i] for i in positions]),
-            vector_bytes, vector_from,
-        )
+        if self.store.enabled:
+            values, _ = cached_values(
+                self.store, "embedding", keys, lambda positions, _save: self._embed_fresh([texts[i] for i in positions]),
+                vector_bytes, vector_from,
+            )
+        else:
+            values = self._remembered(keys, texts)
         if not values:
             return np.zeros((0, 0), dtype=np.float32)
         try:
             return np.stack(values)
         except ValueError:
             raise BackendError(f"embedder {self.embedder.name!r} returned vectors of different sizes") from None
+
+    def _remembered(self, keys: list[str], texts: list[str]) -> list[np.ndarray]:
+        """Vectors from the engine's recent ones, each missing distinct text embedded once (no store)."""
+        missing = list(dict.fromkeys(k for k in keys if k not in self._recent_vectors))
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+        fresh = dict(zip(missing, self._embed_fresh([texts[first[k]] for k in missing]))) if missing else {}
+        values = [fresh[k] if k in fresh else self._recent_vectors[k] for k in keys]
+        for key in keys:
+            if key in self._recent_vectors:
+                self._recent_vectors.move_to_end(key)
+        self._recent_vectors.update(fresh)
+        while len(self._recent_vectors) > RECENT_VECTORS:
+            self._recent_vectors.popitem(last=False)
+        return values
 
     def _embed_fresh(self, texts: list[str]) -> list[np.ndarray]:
         embedder = self._ready("embedder")
