@@ -72,6 +72,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "benchmarks/results/targets.md"))
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ck-targets-"))
+    load_before = os.getloadavg()[0]
     ck = [sys.executable, "-m", "conflictkit"]
     samples = (ROOT / "samples/reference-saas-agreement.md", ROOT / "samples/input-vendor-draft.md")
     rows = []
@@ -93,7 +94,8 @@ def main() -> None:
         "Command: `python benchmarks/default_targets.py`. Each figure is a whole `conflictkit compare` process",
         "(interpreter start, imports, model load when cold), a fresh cache for the cold run, the same cache for",
         f"the warm one, bytecode cached as in an installed package. Machine: {platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, run when no other job was using it.",
+        f"Python {platform.python_version()}, load average {load_before:.1f} at the start and "
+        f"{os.getloadavg()[0]:.1f} at the end (other jobs share the machine; 0 is idle).",
         "",
         "| case | document size / summary | cold s | warm s | target; peak RSS (cold) |",
         "|---|---|---|---|---|",

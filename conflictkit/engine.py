@@ -8,8 +8,9 @@ fingerprint and the text's hash (shared by all documents); the judged pairs by b
 the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a run with only a
 threshold changed recomputes only the alignment (and re-judges the few runs of clauses it links,
 see :mod:`conflictkit.align`). Identical clause texts are settled before the
-judge (:mod:`conflictkit.identical`), and backends load their models only when their work is
-needed, so a cached comparison loads none.
+judge (:mod:`conflictkit.identical`) and retrieval ranks only the clauses left unsettled, so only
+those are embedded (all of them when the judge reads the documents' vectors). Backends load their
+models only when their work is needed, so a cached comparison loads none.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.align import align
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.errors import BackendError, InputError
-from conflictkit.identical import settle_identical
+from conflictkit.identical import identical_pairs, settle_identical, unsettled
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
@@ -56,6 +57,7 @@ class ComparisonResult:
 
 
 RECENT_INDEXES = 4  # indexed documents an engine keeps in memory
+RECENT_VECTORS = 20_000  # clause vectors an engine without a store keeps in memory (30 MB at 384 dimensions)
 
 
 class Engine:
@@ -91,7 +93,10 @@ class Engine:
         self._warmed: set[str] = set()
         # The last few documents indexed by this engine, by index key and file hash: a batch compares
         # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
-        self._recent: OrderedDict[tuple[str, str], IndexedDocument] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, str, bool], IndexedDocument] = OrderedDict()
+        # Without a store, the vectors embedded lately: a batch retrieves the same reference's
+        # clauses against every input, and must not embed them again each time.
+        self._recent_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -162,15 +167,21 @@ class Engine:
         The cached index holds the clauses; their vectors come from the per-text vector cache,
         which documents share, so an unchanged clause of a new version is never embedded again.
         """
-        return self._indexed(document, self.clauses(document))
+        return self._indexed(document, self.clauses(document), with_vectors=True)
 
-    def _indexed(self, document: Document, clauses: list[Clause]) -> IndexedDocument:
-        key = (self.index_key(document), document.sha256)
+    @property
+    def _judge_reads_vectors(self) -> bool:
+        """Whether the judge reads the documents' clause vectors, not only the pairs' similarities."""
+        return self.embedder is not None and bool(getattr(self.judge, "needs_vectors", False))
+
+    def _indexed(self, document: Document, clauses: list[Clause], with_vectors: bool) -> IndexedDocument:
+        """The indexed document, with every clause's vector when ``with_vectors``, else none."""
+        key = (self.index_key(document), document.sha256, with_vectors)
         recent = self._recent.get(key)
         if recent is not None:
             self._recent.move_to_end(key)
             return recent.model_copy(update={"document": document})
-        indexed = IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses))
+        indexed = IndexedDocument(document=document, clauses=clauses, vectors=self._vectors_of(clauses) if with_vectors else None)
         self._recent[key] = indexed
         while len(self._recent) > RECENT_INDEXES:
             self._recent.popitem(last=False)
@@ -179,7 +190,7 @@ class Engine:
     def clauses(self, document: Document) -> list[Clause]:
         """A document's segmented and filtered clauses, from the cache when it has them; checks the clause limit."""
         key = self.index_key(document)
-        recent = self._recent.get((key, document.sha256))
+        recent = self._recent.get((key, document.sha256, False)) or self._recent.get((key, document.sha256, True))
         if recent is not None:
             return recent.clauses
         cached = self.store.get_json("index", key)
@@ -235,16 +246,33 @@ class Engine:
         """One unit vector per text: each distinct text is looked up in the store, and embedded once if absent."""
         prefix = f"{self.embedder.fingerprint}\n".encode()
         keys = [hashlib.sha256(prefix + text.encode("utf-8")).hexdigest() for text in texts]
-        values, _ = cached_values(
-            self.store, "embedding", keys, lambda positions, _save: self._embed_fresh([texts[i] for i in positions]),
-            vector_bytes, vector_from,
-        )
+        if self.store.enabled:
+            values, _ = cached_values(
+                self.store, "embedding", keys, lambda positions, _save: self._embed_fresh([texts[i] for i in positions]),
+                vector_bytes, vector_from,
+            )
+        else:
+            values = self._remembered(keys, texts)
         if not values:
             return np.zeros((0, 0), dtype=np.float32)
         try:
             return np.stack(values)
         except ValueError:
             raise BackendError(f"embedder {self.embedder.name!r} returned vectors of different sizes") from None
+
+    def _remembered(self, keys: list[str], texts: list[str]) -> list[np.ndarray]:
+        """Vectors from the engine's recent ones, each missing distinct text embedded once (no store)."""
+        missing = list(dict.fromkeys(k for k in keys if k not in self._recent_vectors))
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+        fresh = dict(zip(missing, self._embed_fresh([texts[first[k]] for k in missing]))) if missing else {}
+        values = [fresh[k] if k in fresh else self._recent_vectors[k] for k in keys]
+        for key in keys:
+            if key in self._recent_vectors:
+                self._recent_vectors.move_to_end(key)
+        self._recent_vectors.update(fresh)
+        while len(self._recent_vectors) > RECENT_VECTORS:
+            self._recent_vectors.popitem(last=False)
+        return values
 
     def _embed_fresh(self, texts: list[str]) -> list[np.ndarray]:
         embedder = self._ready("embedder")
@@ -289,7 +317,8 @@ class Engine:
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
         self._check_clause_pairs(reference, ref_clauses, input, inp_clauses)
-        ref, inp = self._indexed(reference, ref_clauses), self._indexed(input, inp_clauses)
+        with_vectors = self._judge_reads_vectors
+        ref, inp = self._indexed(reference, ref_clauses, with_vectors), self._indexed(input, inp_clauses, with_vectors)
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)
@@ -324,11 +353,9 @@ class Engine:
                         [Judgement.model_validate(j) for j in cached["judgements"]])
             except (KeyError, ValueError, TypeError):
                 pass
-        retriever = self._ready("retriever")
-        self.progress("retrieve", 0, 1)
-        retrieved = retriever.retrieve(ref, inp)
-        self.progress("retrieve", 1, 1)
-        settled = settle_identical(retrieved, ref, inp)
+        exact = identical_pairs(ref, inp)
+        retrieved = self._retrieve(unsettled(ref, {r for r, _ in exact}), unsettled(inp, {i for _, i in exact}))
+        settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)
         candidates = [*to_judge, *settled.candidates]
         judgements = [*self._judge(to_judge, ref, inp), *settled.judgements]
@@ -337,6 +364,20 @@ class Engine:
             "judgements": [j.model_dump(mode="json") for j in judgements],
         })
         return candidates, judgements
+
+    def _retrieve(self, ref: IndexedDocument, inp: IndexedDocument) -> list[CandidatePair]:
+        """Candidate pairs among the unsettled clauses of both sides, embedded here when the retriever needs vectors."""
+        retriever = self._ready("retriever")
+        if not ref.clauses or not inp.clauses:
+            return []
+        if retriever.needs_vectors and self.embedder is not None:
+            vectors = self._embed([c.text for c in ref.clauses] + [c.text for c in inp.clauses])
+            ref = ref.model_copy(update={"vectors": vectors[: len(ref.clauses)]})
+            inp = inp.model_copy(update={"vectors": vectors[len(ref.clauses):]})
+        self.progress("retrieve", 0, 1)
+        retrieved = retriever.retrieve(ref, inp)
+        self.progress("retrieve", 1, 1)
+        return retrieved
 
     def _score(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument) -> list[CandidatePair]:
         if self.scorer is None or not candidates:
@@ -400,18 +441,44 @@ class Engine:
             return []
         ref_ext = _with_runs(ref, [r for r, _ in runs])
         inp_ext = _with_runs(inp, [i for _, i in runs])
+        similarities = self._run_similarities(runs, ref, inp)
         candidates = []
-        for ref_ids, inp_ids in runs:
+        for (ref_ids, inp_ids), similarity in zip(runs, similarities, strict=True):
             a, b = "+".join(ref_ids), "+".join(inp_ids)
-            similarity = None
-            if ref_ext.vectors is not None and inp_ext.vectors is not None:
-                similarity = float(ref_ext.vectors[ref_ext.position(a)] @ inp_ext.vectors[inp_ext.position(b)])
             candidates.append(CandidatePair(
                 reference_id=a, input_id=b, similarity=similarity,
                 relevance=max(0.0, min(1.0, similarity if similarity is not None else 1.0)),
                 signals={"cosine": similarity} if similarity is not None else {},
             ))
         return self._judge(self._score(candidates, ref_ext, inp_ext), ref_ext, inp_ext)
+
+    def _run_similarities(
+        self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
+    ) -> list[float | None]:
+        """Cosine of the mean vectors of each (reference run, input run); None without an embedder.
+
+        Documents compared without vectors (the judge reads none) get their members' vectors from
+        the per-text cache, embedding what it lacks: a run's members are usually unsettled clauses
+        retrieval embedded already.
+        """
+        if self.embedder is None:
+            return [None] * len(runs)
+        documents = (ref, inp)
+        members = dict.fromkeys((side, cid) for run in runs for side in (0, 1) for cid in run[side]
+                                if documents[side].vectors is None)  # ordered: the same batches every run
+        fresh = dict(zip(members, self._embed([documents[side].clause(cid).text for side, cid in members]))) if members else {}
+
+        def vector(side: int, cid: str) -> np.ndarray:
+            indexed = documents[side]
+            return fresh[(side, cid)] if indexed.vectors is None else indexed.vectors[indexed.position(cid)]
+
+        def mean(side: int, ids: tuple[str, ...]) -> np.ndarray:
+            if len(ids) == 1:
+                return vector(side, ids[0])
+            total = np.mean([vector(side, cid) for cid in ids], axis=0)
+            return total / (np.linalg.norm(total) or 1.0)
+
+        return [float(mean(0, a) @ mean(1, b)) for a, b in runs]
 
     def _finish_cached(
         self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair], judgements: list[Judgement],

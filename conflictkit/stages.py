@@ -204,6 +204,9 @@ class Judge(Component):
     """Decides, for each candidate pair, P(same matter), P(differs) and P(conflict), with reasons."""
 
     stage: ClassVar[StageName] = "judge"
+    needs_vectors: ClassVar[bool] = False
+    """Whether it reads ``comparison.*.vectors`` (beyond each pair's similarity): the engine then embeds
+    every clause; otherwise only the clauses retrieval ranks are embedded and the documents carry no vectors."""
 
     @abstractmethod
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]: ...

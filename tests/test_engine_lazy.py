@@ -100,3 +100,15 @@ def test_documents_over_the_clause_limits_are_refused_before_anything_is_embedde
         with pytest.raises(InputError, match=r"is 9 clause pairs, over the limit of 8.*limits.max_clause_pairs"):
             engine.compare_documents(document_from_text(few, "few.md"), document_from_text(many, "many.md"))
         assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []
+
+
+def test_without_a_store_one_reference_against_two_inputs_embeds_each_text_once(counting_config):
+    engine, _ = _engine(counting_config, Store.disabled())
+    reference = REFERENCE.read_text(encoding="utf-8")
+    draft = INPUT.read_text(encoding="utf-8")
+    engine.compare_texts(reference, draft)
+    first = len(engine.embedder.embedded)
+    engine.compare_texts(reference, draft.replace("thirty (30) days", "sixty (60) days"))
+    embedded = engine.embedder.embedded
+    assert first > 0 and len(embedded) > first  # the changed clauses are new texts
+    assert len(embedded) == len(set(embedded))

@@ -37,6 +37,7 @@ class CosineOnlyJudge(Judge):
 
     name: ClassVar[str] = "cosine-only"
     Options: ClassVar[type[Options]] = CosineOnlyOptions
+    needs_vectors: ClassVar[bool] = True
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         ref, inp = comparison.reference, comparison.input

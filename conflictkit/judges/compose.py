@@ -84,6 +84,10 @@ class _Composite(Judge):
         self.judges: list[Judge] = _build(self.options.judges)
         self.labels = _labels([j.name for j in self.judges])
 
+    @property
+    def needs_vectors(self) -> bool:  # type: ignore[override]
+        return any(judge.needs_vectors for judge in self.judges)
+
     def use_store(self, store) -> None:
         super().use_store(store)
         for judge in self.judges:

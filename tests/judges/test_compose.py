@@ -150,3 +150,11 @@ def test_fit_recovers_the_judge_that_predicts_the_labels():
 def test_fit_rejects_bad_labels():
     with pytest.raises(ValueError, match="0 or 1"):
         fit([[0.5], [0.2]], [0, 2])
+
+
+def test_a_composite_reads_the_documents_vectors_when_one_of_its_judges_does():
+    with registered():
+        plain = CascadeJudge({"judges": [{"use": "fixed"}, {"use": "recording"}]})
+        nested = CascadeJudge({"judges": [{"use": "fixed"}, {"use": "weighted", "options": {
+            "judges": [{"use": "fixed"}, {"use": "cosine-only"}]}}]})
+    assert not plain.needs_vectors and nested.needs_vectors

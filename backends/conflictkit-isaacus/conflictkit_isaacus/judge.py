@@ -55,6 +55,7 @@ class IsaacusJudge(IsaacusBackend, Judge):
 
     name: ClassVar[str] = "isaacus"
     Options: ClassVar[type[Options]] = IsaacusJudgeOptions
+    needs_vectors: ClassVar[bool] = True  # the match is mutual over every clause's vector
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         if not pairs:

@@ -24,9 +24,10 @@ class OnnxOptions(Options):
     model: str = Field("all-MiniLM-L6-v2", description="all-MiniLM-L6-v2 (bundled int8) or a local model directory")
     file_name: str | None = Field(None, description="the ONNX graph inside the model directory (default model.onnx)")
     max_length: int | None = Field(None, ge=8, le=8192, description="truncate inputs to this many tokens (default: the model's)")
-    # small batches: ONNX Runtime on a CPU is fastest with 4-8 length-sorted clauses a batch (126 vs 175
-    # clauses/s at 32 vs 8 on corpus clauses here), where padding and the attention matrices stay small
-    batch_size: int = Field(8, ge=1, le=4096)
+    # small batches: ONNX Runtime on a CPU is fastest with a few length-sorted clauses a batch (126 vs 175
+    # clauses/s at 32 vs 8 on corpus clauses here; 4 beat 8 by 7-36% in four runs on the ~50-page
+    # pair's clauses, benchmarks/results/embedder.md), where padding and the attention matrices stay small
+    batch_size: int = Field(4, ge=1, le=4096)
     threads: int | None = Field(None, ge=1, le=256, description="ONNX Runtime intra-op threads (default: its own choice)")
 
 

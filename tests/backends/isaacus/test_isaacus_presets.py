@@ -34,7 +34,7 @@ def test_the_mixed_preset_sends_only_embedding_requests(fake, monkeypatch, tmp_p
         monkeypatch.setenv("ISAACUS_BASE_URL", server.base_url)
         result = Engine(config, store=Store(tmp_path / "c.sqlite")).compare(
             str(SAMPLES / "reference-saas-agreement.md"), str(SAMPLES / "input-vendor-draft.md"))
-    assert fake.count("/embeddings") >= 2
+    assert fake.count("/embeddings") >= 1  # both documents' unsettled clauses, one batch of requests
     assert {r.path for r in fake.requests} == {"/embeddings"}
     assert set(result.params["usage"]) == {"embedder"}
     assert result.report["summary"]["candidate_pairs"] > 0

@@ -76,9 +76,12 @@ def test_an_unknown_model_id_exits_2(tmp_path):
                                                                 "options": {"model": "no-such-org/no-such-model"}}}}))
     doc = tmp_path / "a.md"
     doc.write_text("1. Payment. Customer shall pay within thirty (30) days.\n")
+    # a changed clause: identical ones are settled without a vector, and would load no model at all
+    other = tmp_path / "b.md"
+    other.write_text("1. Payment. Customer shall pay within sixty (60) days.\n")
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     env.pop("CONFLICTKIT_DEBUG", None)
-    proc = subprocess.run([sys.executable, "-m", "conflictkit", "compare", doc, doc, "--config", config, "--no-cache"],
+    proc = subprocess.run([sys.executable, "-m", "conflictkit", "compare", doc, other, "--config", config, "--no-cache"],
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 2, proc.stderr
     assert "cannot load embedding model 'no-such-org/no-such-model'" in proc.stderr
