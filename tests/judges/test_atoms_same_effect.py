@@ -124,6 +124,16 @@ SAME_EFFECT = {
         ("This Agreement may be signed in counterparts which together form one instrument.",
          "This Agreement may be signed in counterparts which together form one and the same instrument."),
     ],
+    "abbreviated rate period": [
+        ("The Tenant shall pay a rent of £12,000 p.a. in equal monthly instalments.",
+         "The Tenant shall pay a rent of £12,000 per annum in equal monthly instalments."),
+        ("The Licensee shall pay a licence fee of £950 pcm for the use of the studio.",
+         "The Licensee shall pay a licence fee of £950 per calendar month for the use of the studio."),
+        ("The Company shall pay the Consultant a retainer of $800 p.w. while the Project runs.",
+         "The Company shall pay the Consultant a retainer of $800 per week while the Project runs."),
+        ("The Employee's salary is £36,000 p.a., payable monthly in arrears.",
+         "The Employee's salary is £36,000 a year, payable monthly in arrears."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -200,6 +210,14 @@ NEAR_MISSES = {
         ("Use of the Software is limited to the Territory.", "Use of the Software is permitted anywhere."),
         ("Rent is payable quarterly.", "Rent is payable every six months."),
         ("The Buyer shall pay half of the price on order.", "The Buyer shall pay 40% of the price on order."),
+    ],
+    "abbreviated rate period": [
+        ("The Lodger shall pay £600 p.a. towards the household bills.",
+         "The Lodger shall pay £600 per month towards the household bills."),
+        ("The Hirer shall pay a charge of €75 pcm for each storage bay.",
+         "The Hirer shall pay a charge of €75 per week for each storage bay."),
+        ("The Trainee's stipend is £18,000 p.a., paid monthly.",
+         "The Trainee's stipend is £18,000 p.c.m., paid monthly."),
     ],
 }
 

@@ -54,9 +54,20 @@ _CODE_WORDS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "aud": "A
 _PER = re.compile(
     r"(?:\s?(?:per|a|an|each|every)\s+|\s?/\s?)(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
     r"user|seat|license|licence|unit|invoice)\b|\s(?P<adv>annually|monthly|quarterly|weekly|daily|hourly)\b"
+    r"|\s?(?P<abbr>p\.\s?a\.?|p\.\s?c\.\s?m\.?|pcm|p\.\s?w\.?)(?![a-z])"
 )
 _PER_ADV = {"annually": "year", "monthly": "month", "quarterly": "quarter", "weekly": "week", "daily": "day",
             "hourly": "hour", "annum": "year", "calendar year": "year", "calendar month": "month", "licence": "license"}
+# The drafting abbreviations of a rate's period ("p.a." is "per annum", "pcm" "per calendar month"), read
+# without their dots and spaces; "p.m." is not one of them (a clock time).
+_PER_ABBREVIATIONS = {"pa": "year", "pcm": "month", "pw": "week"}
+def _per_unit(per: re.Match[str]) -> str:
+    if per.group("abbr"):
+        return _PER_ABBREVIATIONS[re.sub(r"[.\s]", "", per.group("abbr"))]
+    word = per.group("p") or per.group("adv")
+    return _PER_ADV.get(word, word)
+
+
 _DIRECTION = re.compile(
     r"\s?(?:of\s+|'\s?|'s\s+)?(?:(?:advance\s+|prior\s+)?(?:written\s+)?(?:notice\s+)?)?"
     r"(?P<dir>prior\s+to|before|in\s+advance(?:\s+of)?|preceding|after|following|from|of\s+receipt|of\s+the\s+date)\b"
@@ -466,7 +477,7 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         kind = "year"
     per = _PER.match(low, end)
     if per and kind in ("money", "percent", "count", "multiple"):
-        unit += "/" + _PER_ADV.get(per.group("p") or per.group("adv"), per.group("p") or per.group("adv"))
+        unit += "/" + _per_unit(per)
         end = per.end()
     cmp, cmp_start = _comparator(low, start)
     post = _COMPARATOR_AFTER.match(low, end)
