@@ -134,6 +134,18 @@ SAME_EFFECT = {
         ("The Employee's salary is £36,000 p.a., payable monthly in arrears.",
          "The Employee's salary is £36,000 a year, payable monthly in arrears."),
     ],
+    "the term said with another preposition": [
+        ("The Tenant shall insure the Premises against fire for the Term.",
+         "Throughout the Term the Tenant shall insure the Premises against fire."),
+        ("The Supplier shall maintain professional indemnity insurance for the Term.",
+         "The Supplier shall maintain professional indemnity insurance during the Term."),
+        ("During the Term, the Borrower shall keep the Vehicle insured with a reputable insurer.",
+         "The Borrower shall keep the Vehicle insured with a reputable insurer for the Term."),
+        ("The Recipient shall keep the Confidential Information in secure storage for the Term.",
+         "Throughout the Term, the Recipient shall keep the Confidential Information in secure storage."),
+        ("The Provider shall keep the Service available to the Customer's Users for the term of the Subscription.",
+         "During the term of the Subscription the Provider shall keep the Service available to the Customer's Users."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -218,6 +230,12 @@ NEAR_MISSES = {
          "The Hirer shall pay a charge of €75 per week for each storage bay."),
         ("The Trainee's stipend is £18,000 p.a., paid monthly.",
          "The Trainee's stipend is £18,000 p.c.m., paid monthly."),
+    ],
+    "the term said with another preposition": [
+        ("Throughout the Term the Tenant shall keep the Premises insured against fire.",
+         "The Tenant shall keep the Premises insured against fire in perpetuity."),
+        ("During the Term, the Consultant shall not provide services to a competitor of the Client.",
+         "The Consultant shall not provide services to a competitor of the Client."),
     ],
 }
 
