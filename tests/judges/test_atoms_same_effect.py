@@ -146,6 +146,16 @@ SAME_EFFECT = {
         ("The Provider shall keep the Service available to the Customer's Users for the term of the Subscription.",
          "During the term of the Subscription the Provider shall keep the Service available to the Customer's Users."),
     ],
+    "within days of an event": [
+        ("The Buyer shall notify the Seller of any defect within 14 days after delivery.",
+         "The Buyer shall notify the Seller of any defect within fourteen (14) days of delivery."),
+        ("The Landlord shall return the deposit within 30 days after the end of the tenancy.",
+         "The Landlord shall return the deposit within thirty days of the end of the tenancy."),
+        ("The Employer shall pay any outstanding salary within 7 days after the termination date.",
+         "The Employer shall pay any outstanding salary within seven days of the termination date."),
+        ("The Licensee shall destroy all copies of the Software within 5 Business Days after termination.",
+         "Within five (5) Business Days of termination, the Licensee shall destroy all copies of the Software."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -237,6 +247,12 @@ NEAR_MISSES = {
         ("During the Term, the Consultant shall not provide services to a competitor of the Client.",
          "The Consultant shall not provide services to a competitor of the Client."),
     ],
+    "within days of an event": [
+        ("The Agent shall submit its expense claims within 10 days of the month end.",
+         "The Agent shall submit its expense claims within 10 days before the month end."),
+        ("The Host shall refund the booking fee within 30 days after the cancellation.",
+         "The Host shall refund the booking fee within 60 days of the cancellation."),
+    ],
 }
 
 
@@ -283,3 +299,9 @@ def test_synonym_groups_match_word_forms_not_first_letters():
     assert groups_of("cancelled", lex) & groups_of("terminate", lex)
     assert not groups_of("discover", lex) & groups_of("disclose", lex)
     assert not groups_of("accepts", lex) & groups_of("accesses", lex)
+
+
+@pytest.mark.parametrize(("ref", "inp"), SAME_EFFECT["within days of an event"])
+def test_within_days_of_an_event_counts_the_days_after_it(ref, inp):
+    # "within 14 days of delivery" is read as the days after delivery: no "direction changed" reason at all
+    assert not judged(ref, inp).reasons

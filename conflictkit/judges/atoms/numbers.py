@@ -61,6 +61,9 @@ _PER_ADV = {"annually": "year", "monthly": "month", "quarterly": "quarter", "wee
 # The drafting abbreviations of a rate's period ("p.a." is "per annum", "pcm" "per calendar month"), read
 # without their dots and spaces; "p.m." is not one of them (a clock time).
 _PER_ABBREVIATIONS = {"pa": "year", "pcm": "month", "pw": "week"}
+_WITHIN_OF = re.compile(r"\s(?P<dir>of)\s")
+
+
 def _per_unit(per: re.Match[str]) -> str:
     if per.group("abbr"):
         return _PER_ABBREVIATIONS[re.sub(r"[.\s]", "", per.group("abbr"))]
@@ -485,6 +488,8 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         cmp, end = _POST_CMP[post.group("post")], post.end()
     direction = ""
     d = _DIRECTION.match(low, end) if kind == "duration" else None
+    if d is None and kind == "duration" and cmp and low.startswith("within", cmp_start):
+        d = _WITHIN_OF.match(low, end)  # "within 14 days of delivery": the days after it, as "within 14 days after"
     if d:
         direction = "before" if d.group("dir").startswith(("prior", "before", "in advance", "preced")) else "after"
         mask.take(d.start("dir"), d.end("dir"))  # "in advance" here is the direction, not a "prior" qualifier
