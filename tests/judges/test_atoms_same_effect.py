@@ -156,6 +156,20 @@ SAME_EFFECT = {
         ("The Licensee shall destroy all copies of the Software within 5 Business Days after termination.",
          "Within five (5) Business Days of termination, the Licensee shall destroy all copies of the Software."),
     ],
+    "negation said by falling outside": [
+        ("The guarantee does not cover wear caused by misuse or by alterations made by anyone other than the Installer.",
+         "Wear caused by misuse, or by alterations made by anyone except the Installer, falls outside the guarantee."),
+        ("The Landlord's repairing obligation does not extend to damage caused by the Tenant's guests.",
+         "Damage caused by the Tenant's guests falls outside the Landlord's repairing obligation."),
+        ("The licence does not cover use of the Software by any person other than the Licensee's employees.",
+         "Use of the Software by any person except the Licensee's employees falls outside the licence."),
+        ("The support services do not cover integrations built by anyone other than the Provider.",
+         "Integrations built by anyone except the Provider fall outside the support services."),
+        ("The confidentiality obligations do not apply to information that the Recipient developed independently.",
+         "Information that the Recipient developed independently falls outside the confidentiality obligations."),
+        ("The bonus scheme does not cover employees on fixed-term contracts.",
+         "Employees on fixed-term contracts lie outside the bonus scheme."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -252,6 +266,14 @@ NEAR_MISSES = {
          "The Agent shall submit its expense claims within 10 days before the month end."),
         ("The Host shall refund the booking fee within 30 days after the cancellation.",
          "The Host shall refund the booking fee within 60 days of the cancellation."),
+    ],
+    "negation said by falling outside": [
+        ("Damage caused by repairs by anyone except the Manufacturer falls outside the warranty.",
+         "Damage caused by repairs by anyone except the Manufacturer falls within the warranty."),
+        ("The licence does not cover use of the Software by the Licensee's contractors.",
+         "Use of the Software by the Licensee's contractors falls within the licence."),
+        ("Claims for consequential loss fall outside the indemnity.",
+         "Claims for consequential loss fall within the indemnity."),
     ],
 }
 

@@ -50,7 +50,7 @@ def _words(lex: Lexicon) -> SimpleNamespace:
             aux=dict(m["auxiliaries"]), predicates=dict(m["predicates"]), nouns=dict(m["right_nouns"]),
             verb_heads=dict(m["verb_heads"]), subject_negators=frozenset(m["subject_negators"]),
             # verbs only: the noun ("delay or failure to perform") names an event and negates nothing
-            fail=frozenset(m["failure_verbs"]), passive_irregular=frozenset(m["irregular_participles"]),
+            fail=frozenset(m["failure_verbs"]), outside_verbs=frozenset(m["outside_verbs"]), passive_irregular=frozenset(m["irregular_participles"]),
             ly_verbs=frozenset(m["ly_verbs"]), free_negators=free)
     return lex.memo("modality.words", build)
 
@@ -258,6 +258,10 @@ class _Scanner:
                 if verb_i is not None:
                     atoms.append(Atom("negation", "negation", "not", self.text[t.start:self.tokens[verb_i].end],
                                       t.start, self.tokens[verb_i].end, stem(self.word(verb_i)), (("negator", t.word),)))
+                continue
+            if t.word == "outside" and self.word(i - 1) in self.w.outside_verbs and i not in self.used:
+                atoms.append(Atom("negation", "negation", "not", self.text[self.tokens[i - 1].start:t.end],
+                                  self.tokens[i - 1].start, t.end, "", (("negator", t.word),)))
                 continue
             if i in self.used or t.word not in self.w.free_negators:
                 continue

@@ -127,7 +127,10 @@ def _with_head(text: str, atom: Atom, other: str) -> tuple[str, str | None]:
 _TAILED = {"exception", "condition", "only"}
 
 
-_TAIL_END = re.compile(r"[,;.:]|\b(?:but|provided|unless|except|whereupon|in\s+which\s+case)\b")
+# the main clause's negative predicate ends an exception inside its subject: "use by anyone except
+# the Licensee's employees falls outside the licence" (the outside verbs of modality.yaml)
+_TAIL_END = re.compile(r"[,;.:]|\b(?:but|provided|unless|except|whereupon|in\s+which\s+case)\b"
+                       r"|\b(?:fall|falls|fell|fallen|falling|lie|lies|lay|lying)\s+outside\b")
 
 
 _GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "permit", "describ", "agreed", "extent",
