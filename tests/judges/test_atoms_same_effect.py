@@ -170,6 +170,20 @@ SAME_EFFECT = {
         ("The bonus scheme does not cover employees on fixed-term contracts.",
          "Employees on fixed-term contracts lie outside the bonus scheme."),
     ],
+    "passive with an irregular participle": [
+        ("The Employer will repay any training costs met by the Employee.",
+         "Any training costs met by the Employee will be repaid by the Employer."),
+        ("The Lender will release the funds requested by the Borrower within three days.",
+         "Within three days, the funds requested by the Borrower will be drawn down by the Lender."),
+        ("The Licensor shall seek any consents required by the Licensee.",
+         "Any consents required by the Licensee shall be sought by the Licensor."),
+        ("The Insurer will refund any premium paid by the Policyholder for the cancelled period.",
+         "Any premium paid by the Policyholder for the cancelled period will be repaid by the Insurer."),
+        ("The Licensor shall resend any licence key mislaid by the Licensee.",
+         "Any licence key mislaid by the Licensee shall be resent by the Licensor."),
+        ("The Landlord shall rebuild the boundary wall damaged by the Tenant's contractor.",
+         "The boundary wall damaged by the Tenant's contractor shall be rebuilt by the Landlord."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -274,6 +288,12 @@ NEAR_MISSES = {
          "Use of the Software by the Licensee's contractors falls within the licence."),
         ("Claims for consequential loss fall outside the indemnity.",
          "Claims for consequential loss fall within the indemnity."),
+    ],
+    "passive with an irregular participle": [
+        ("Any training costs met by the Employee will be repaid by the Employer.",
+         "Any training costs met by the Employer will be repaid by the Employee."),
+        ("The Licensor shall seek any consents required by the Licensee.",
+         "Any consents required by the Licensor shall be sought by the Licensee."),
     ],
 }
 
