@@ -184,6 +184,18 @@ SAME_EFFECT = {
         ("The Landlord shall rebuild the boundary wall damaged by the Tenant's contractor.",
          "The boundary wall damaged by the Tenant's contractor shall be rebuilt by the Landlord."),
     ],
+    "a period at one end of a span": [
+        ("The Consultant shall not approach any supplier it worked with in the last year of the engagement.",
+         "The Consultant shall not approach any supplier it worked with in the final twelve months of the engagement."),
+        ("The Tenant may not break the lease in the first year of the term.",
+         "The Tenant may not break the lease in the first twelve months of the term."),
+        ("The Licensee's bonus is calculated on the sales made in the last year of the Licence Period.",
+         "The Licensee's bonus is calculated on the sales made in the final 12 months of the Licence Period."),
+        ("The Venue shall not accept other bookings for the Hall in the final week of the Season.",
+         "The Venue shall not accept other bookings for the Hall in the last seven days of the Season."),
+        ("The Customer may cancel the subscription without charge during the first month of the Subscription Term.",
+         "The Customer may cancel the subscription without charge during the first one (1) month of the Subscription Term."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -294,6 +306,14 @@ NEAR_MISSES = {
          "Any training costs met by the Employer will be repaid by the Employee."),
         ("The Licensor shall seek any consents required by the Licensee.",
          "Any consents required by the Licensor shall be sought by the Licensee."),
+    ],
+    "a period at one end of a span": [
+        ("The Tenant may not break the lease in the first year of the term.",
+         "The Tenant may not break the lease in the final twelve months of the term."),
+        ("The Licensee's bonus is calculated on the sales made in the last year of the Licence Period.",
+         "The Licensee's bonus is calculated on the sales made in the first 12 months of the Licence Period."),
+        ("The Tenant may not break the lease in the first year of the term.",
+         "The Tenant may not break the lease in the first six months of the term."),
     ],
 }
 

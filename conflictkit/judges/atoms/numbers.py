@@ -262,6 +262,13 @@ _ORDINAL_AFTER = re.compile(
     r"(?:after|following|succeeding|subsequent\s+to|that\s+follows|to\s+follow)\b")
 
 
+_WINDOW_UNITS = {"week", "month", "year"}  # "the first day of the month" is a date, not a window
+_OF_A_SPAN = re.compile(r"\s+of\b")
+# "the final twelve months of employment": which end of a span a period sits at
+_EDGE_BEFORE = re.compile(r"\b(?P<edge>first|initial|opening|last|final|closing)\s+$")
+_EDGES = {"first": "first", "initial": "first", "opening": "first", "last": "last", "final": "last", "closing": "last"}
+
+
 def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     """Dates named without a full date: "the fifteenth day of each month", "the end of March",
     "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
@@ -283,6 +290,15 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
                               m.start(), m.end(), attrs=(("cmp", ""), ("dir", "after"), ("cmp_start", str(m.start())),
                                                          ("dir_end", str(after.end())))))
             mask.take(after.start(), after.end())
+            continue
+        if n in (1, -1) and unit in _WINDOW_UNITS and _OF_A_SPAN.match(low, m.end()):
+            # "the last year of employment" == "the final twelve months of employment": a window one
+            # period long at one edge of a span, not a date
+            value, period = _duration_unit(unit, 1)
+            atoms.append(Atom("number", "duration", f"duration:{_fmt(value)}:{period}", text[m.start():m.end()],
+                              m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())),
+                                                         ("edge", "first" if n == 1 else "last"),
+                                                         ("edge_start", str(m.start())))))
             continue
         atoms.append(Atom("date", "date", f"ordinal:{n}:{unit}", text[m.start():m.end()], m.start(), m.end()))
     for pattern, key in ((_WEEKDAY, lambda m: "weekday:" + m.group("w").lower()),
@@ -498,6 +514,9 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
     mask.take(cmp_start if cmp else start, end)
     key = f"{kind}:{_fmt(value)}:{unit}"
     attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    edge = _EDGE_BEFORE.search(low, max(0, start - 9), start) if kind == "duration" else None
+    if edge:
+        attrs += (("edge", _EDGES[edge.group("edge")]), ("edge_start", str(edge.start())))
     if is_words and not paren_digits and kind == "count" and value < 2:
         attrs += (("counted", low[m.end():].split(maxsplit=1)[0].strip(".,;:")),)  # a bare "one": what it counts
     if d:
