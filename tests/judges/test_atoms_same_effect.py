@@ -196,6 +196,18 @@ SAME_EFFECT = {
         ("The Customer may cancel the subscription without charge during the first month of the Subscription Term.",
          "The Customer may cancel the subscription without charge during the first one (1) month of the Subscription Term."),
     ],
+    "an illustration kept in another construction": [
+        ("The Licensee may use the Software, including its updates, on up to five devices.",
+         "The Licensee may use the Software and its updates on up to five devices."),
+        ("The Recipient shall protect all Confidential Information, including any samples, with reasonable care.",
+         "The Recipient shall protect all Confidential Information and any samples with reasonable care."),
+        ("The Tenant shall keep the Premises, including the windows, in good repair.",
+         "The Tenant shall keep the Premises and their windows in good repair."),
+        ("The Employee shall return all Company property, including laptops and phones, on termination.",
+         "On termination the Employee shall return all Company property, which covers laptops and phones."),
+        ("The Processor shall keep records of all processing, including with regard to sub-processors.",
+         "The Processor shall keep records of all processing, which also extend to sub-processors."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -315,6 +327,14 @@ NEAR_MISSES = {
         ("The Tenant may not break the lease in the first year of the term.",
          "The Tenant may not break the lease in the first six months of the term."),
     ],
+    "an illustration kept in another construction": [
+        ("The Tenant shall keep the Premises, including the windows, in good repair.",
+         "The Tenant shall keep the Premises, excluding the windows, in good repair."),
+        ("The Recipient shall protect all Confidential Information, including any samples, with reasonable care.",
+         "The Recipient shall protect all Confidential Information, other than any samples, with reasonable care."),
+        ("The Provider shall back up Customer Data daily, including attachments.",
+         "The Provider shall back up Customer Data daily."),
+    ],
 }
 
 
@@ -367,3 +387,8 @@ def test_synonym_groups_match_word_forms_not_first_letters():
 def test_within_days_of_an_event_counts_the_days_after_it(ref, inp):
     # "within 14 days of delivery" is read as the days after delivery: no "direction changed" reason at all
     assert not judged(ref, inp).reasons
+
+
+@pytest.mark.parametrize(("ref", "inp"), SAME_EFFECT["an illustration kept in another construction"])
+def test_an_including_whose_words_the_other_clause_names_is_no_scope_reason(ref, inp):
+    assert not [r for r in judged(ref, inp).reasons if r.type == "scope"]
