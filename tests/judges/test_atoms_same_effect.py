@@ -392,3 +392,14 @@ def test_within_days_of_an_event_counts_the_days_after_it(ref, inp):
 @pytest.mark.parametrize(("ref", "inp"), SAME_EFFECT["an illustration kept in another construction"])
 def test_an_including_whose_words_the_other_clause_names_is_no_scope_reason(ref, inp):
     assert not [r for r in judged(ref, inp).reasons if r.type == "scope"]
+
+
+@pytest.mark.parametrize(("ref", "inp", "quotes"), [
+    ("The Tenant may break the lease in the first year of the Term.",
+     "The Tenant may break the lease in the second year of the Term.", ("first year", "second year")),
+    ("The Tenant may break the lease in the last year of the Term.",
+     "The Tenant may break the lease in the final six months of the Term.", ("last year", "six months")),
+])
+def test_a_window_of_a_span_moved_or_shortened_quotes_both_windows(ref, inp, quotes):
+    j = judged(ref, inp)
+    assert j.p_conflict >= FLAG and [(r.reference, r.input) for r in j.reasons] == [quotes], j.reasons

@@ -266,6 +266,7 @@ _WINDOW_UNITS = {"week", "month", "year"}  # "the first day of the month" is a d
 _OF_A_SPAN = re.compile(r"\s+of\b")
 # "the final twelve months of employment": which end of a span a period sits at
 _EDGE_BEFORE = re.compile(r"\b(?P<edge>first|initial|opening|last|final|closing)\s+$")
+_EDGE_OF_ORDINAL = {1: "first", -1: "last"}
 _EDGES = {"first": "first", "initial": "first", "opening": "first", "last": "last", "final": "last", "closing": "last"}
 
 
@@ -291,13 +292,13 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
                                                          ("dir_end", str(after.end())))))
             mask.take(after.start(), after.end())
             continue
-        if n in (1, -1) and unit in _WINDOW_UNITS and _OF_A_SPAN.match(low, m.end()):
+        if unit in _WINDOW_UNITS and _OF_A_SPAN.match(low, m.end()):
             # "the last year of employment" == "the final twelve months of employment": a window one
-            # period long at one edge of a span, not a date
+            # period long at one edge of a span (or the n-th such window: "the second year of the Term"), not a date
             value, period = _duration_unit(unit, 1)
             atoms.append(Atom("number", "duration", f"duration:{_fmt(value)}:{period}", text[m.start():m.end()],
                               m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())),
-                                                         ("edge", "first" if n == 1 else "last"),
+                                                         ("edge", _EDGE_OF_ORDINAL.get(n, f"#{n}")),
                                                          ("edge_start", str(m.start())))))
             continue
         atoms.append(Atom("date", "date", f"ordinal:{n}:{unit}", text[m.start():m.end()], m.start(), m.end()))
