@@ -124,6 +124,90 @@ SAME_EFFECT = {
         ("This Agreement may be signed in counterparts which together form one instrument.",
          "This Agreement may be signed in counterparts which together form one and the same instrument."),
     ],
+    "abbreviated rate period": [
+        ("The Tenant shall pay a rent of £12,000 p.a. in equal monthly instalments.",
+         "The Tenant shall pay a rent of £12,000 per annum in equal monthly instalments."),
+        ("The Licensee shall pay a licence fee of £950 pcm for the use of the studio.",
+         "The Licensee shall pay a licence fee of £950 per calendar month for the use of the studio."),
+        ("The Company shall pay the Consultant a retainer of $800 p.w. while the Project runs.",
+         "The Company shall pay the Consultant a retainer of $800 per week while the Project runs."),
+        ("The Employee's salary is £36,000 p.a., payable monthly in arrears.",
+         "The Employee's salary is £36,000 a year, payable monthly in arrears."),
+    ],
+    "the term said with another preposition": [
+        ("The Tenant shall insure the Premises against fire for the Term.",
+         "Throughout the Term the Tenant shall insure the Premises against fire."),
+        ("The Supplier shall maintain professional indemnity insurance for the Term.",
+         "The Supplier shall maintain professional indemnity insurance during the Term."),
+        ("During the Term, the Borrower shall keep the Vehicle insured with a reputable insurer.",
+         "The Borrower shall keep the Vehicle insured with a reputable insurer for the Term."),
+        ("The Recipient shall keep the Confidential Information in secure storage for the Term.",
+         "Throughout the Term, the Recipient shall keep the Confidential Information in secure storage."),
+        ("The Provider shall keep the Service available to the Customer's Users for the term of the Subscription.",
+         "During the term of the Subscription the Provider shall keep the Service available to the Customer's Users."),
+    ],
+    "within days of an event": [
+        ("The Buyer shall notify the Seller of any defect within 14 days after delivery.",
+         "The Buyer shall notify the Seller of any defect within fourteen (14) days of delivery."),
+        ("The Landlord shall return the deposit within 30 days after the end of the tenancy.",
+         "The Landlord shall return the deposit within thirty days of the end of the tenancy."),
+        ("The Employer shall pay any outstanding salary within 7 days after the termination date.",
+         "The Employer shall pay any outstanding salary within seven days of the termination date."),
+        ("The Licensee shall destroy all copies of the Software within 5 Business Days after termination.",
+         "Within five (5) Business Days of termination, the Licensee shall destroy all copies of the Software."),
+    ],
+    "negation said by falling outside": [
+        ("The guarantee does not cover wear caused by misuse or by alterations made by anyone other than the Installer.",
+         "Wear caused by misuse, or by alterations made by anyone except the Installer, falls outside the guarantee."),
+        ("The Landlord's repairing obligation does not extend to damage caused by the Tenant's guests.",
+         "Damage caused by the Tenant's guests falls outside the Landlord's repairing obligation."),
+        ("The licence does not cover use of the Software by any person other than the Licensee's employees.",
+         "Use of the Software by any person except the Licensee's employees falls outside the licence."),
+        ("The support services do not cover integrations built by anyone other than the Provider.",
+         "Integrations built by anyone except the Provider fall outside the support services."),
+        ("The confidentiality obligations do not apply to information that the Recipient developed independently.",
+         "Information that the Recipient developed independently falls outside the confidentiality obligations."),
+        ("The bonus scheme does not cover employees on fixed-term contracts.",
+         "Employees on fixed-term contracts lie outside the bonus scheme."),
+    ],
+    "passive with an irregular participle": [
+        ("The Employer will repay any training costs met by the Employee.",
+         "Any training costs met by the Employee will be repaid by the Employer."),
+        ("The Lender will release the funds requested by the Borrower within three days.",
+         "Within three days, the funds requested by the Borrower will be drawn down by the Lender."),
+        ("The Licensor shall seek any consents required by the Licensee.",
+         "Any consents required by the Licensee shall be sought by the Licensor."),
+        ("The Insurer will refund any premium paid by the Policyholder for the cancelled period.",
+         "Any premium paid by the Policyholder for the cancelled period will be repaid by the Insurer."),
+        ("The Licensor shall resend any licence key mislaid by the Licensee.",
+         "Any licence key mislaid by the Licensee shall be resent by the Licensor."),
+        ("The Landlord shall rebuild the boundary wall damaged by the Tenant's contractor.",
+         "The boundary wall damaged by the Tenant's contractor shall be rebuilt by the Landlord."),
+    ],
+    "a period at one end of a span": [
+        ("The Consultant shall not approach any supplier it worked with in the last year of the engagement.",
+         "The Consultant shall not approach any supplier it worked with in the final twelve months of the engagement."),
+        ("The Tenant may not break the lease in the first year of the term.",
+         "The Tenant may not break the lease in the first twelve months of the term."),
+        ("The Licensee's bonus is calculated on the sales made in the last year of the Licence Period.",
+         "The Licensee's bonus is calculated on the sales made in the final 12 months of the Licence Period."),
+        ("The Venue shall not accept other bookings for the Hall in the final week of the Season.",
+         "The Venue shall not accept other bookings for the Hall in the last seven days of the Season."),
+        ("The Customer may cancel the subscription without charge during the first month of the Subscription Term.",
+         "The Customer may cancel the subscription without charge during the first one (1) month of the Subscription Term."),
+    ],
+    "an illustration kept in another construction": [
+        ("The Licensee may use the Software, including its updates, on up to five devices.",
+         "The Licensee may use the Software and its updates on up to five devices."),
+        ("The Recipient shall protect all Confidential Information, including any samples, with reasonable care.",
+         "The Recipient shall protect all Confidential Information and any samples with reasonable care."),
+        ("The Tenant shall keep the Premises, including the windows, in good repair.",
+         "The Tenant shall keep the Premises and their windows in good repair."),
+        ("The Employee shall return all Company property, including laptops and phones, on termination.",
+         "On termination the Employee shall return all Company property, which covers laptops and phones."),
+        ("The Processor shall keep records of all processing, including with regard to sub-processors.",
+         "The Processor shall keep records of all processing, which also extend to sub-processors."),
+    ],
 }
 
 NEAR_MISSES = {
@@ -201,6 +285,56 @@ NEAR_MISSES = {
         ("Rent is payable quarterly.", "Rent is payable every six months."),
         ("The Buyer shall pay half of the price on order.", "The Buyer shall pay 40% of the price on order."),
     ],
+    "abbreviated rate period": [
+        ("The Lodger shall pay £600 p.a. towards the household bills.",
+         "The Lodger shall pay £600 per month towards the household bills."),
+        ("The Hirer shall pay a charge of €75 pcm for each storage bay.",
+         "The Hirer shall pay a charge of €75 per week for each storage bay."),
+        ("The Trainee's stipend is £18,000 p.a., paid monthly.",
+         "The Trainee's stipend is £18,000 p.c.m., paid monthly."),
+    ],
+    "the term said with another preposition": [
+        ("Throughout the Term the Tenant shall keep the Premises insured against fire.",
+         "The Tenant shall keep the Premises insured against fire in perpetuity."),
+        ("During the Term, the Consultant shall not provide services to a competitor of the Client.",
+         "The Consultant shall not provide services to a competitor of the Client."),
+    ],
+    "within days of an event": [
+        ("The Agent shall submit its expense claims within 10 days of the month end.",
+         "The Agent shall submit its expense claims within 10 days before the month end."),
+        ("The Host shall refund the booking fee within 30 days after the cancellation.",
+         "The Host shall refund the booking fee within 60 days of the cancellation."),
+    ],
+    "negation said by falling outside": [
+        ("Damage caused by repairs by anyone except the Manufacturer falls outside the warranty.",
+         "Damage caused by repairs by anyone except the Manufacturer falls within the warranty."),
+        ("The licence does not cover use of the Software by the Licensee's contractors.",
+         "Use of the Software by the Licensee's contractors falls within the licence."),
+        ("Claims for consequential loss fall outside the indemnity.",
+         "Claims for consequential loss fall within the indemnity."),
+    ],
+    "passive with an irregular participle": [
+        ("Any training costs met by the Employee will be repaid by the Employer.",
+         "Any training costs met by the Employer will be repaid by the Employee."),
+        ("The Licensor shall seek any consents required by the Licensee.",
+         "Any consents required by the Licensor shall be sought by the Licensee."),
+    ],
+    "a period at one end of a span": [
+        ("The Tenant may not break the lease in the first year of the term.",
+         "The Tenant may not break the lease in the final twelve months of the term."),
+        ("The Licensee's bonus is calculated on the sales made in the last year of the Licence Period.",
+         "The Licensee's bonus is calculated on the sales made in the first 12 months of the Licence Period."),
+        ("The Tenant may not break the lease in the first year of the term.",
+         "The Tenant may not break the lease in the first six months of the term."),
+    ],
+    "an illustration kept in another construction": [
+        ("The Tenant shall keep the Premises, including the windows, in good repair.",
+         "The Tenant shall keep the Premises, excluding the windows, in good repair."),
+        ("The Recipient shall protect all Confidential Information, including any samples, with reasonable care.",
+         "The Recipient shall protect all Confidential Information, other than any samples, with reasonable care."),
+        ("The Provider shall back up Customer Data daily, including attachments.",
+         "The Provider shall back up Customer Data daily."),
+    ],
 }
 
 
@@ -247,3 +381,25 @@ def test_synonym_groups_match_word_forms_not_first_letters():
     assert groups_of("cancelled", lex) & groups_of("terminate", lex)
     assert not groups_of("discover", lex) & groups_of("disclose", lex)
     assert not groups_of("accepts", lex) & groups_of("accesses", lex)
+
+
+@pytest.mark.parametrize(("ref", "inp"), SAME_EFFECT["within days of an event"])
+def test_within_days_of_an_event_counts_the_days_after_it(ref, inp):
+    # "within 14 days of delivery" is read as the days after delivery: no "direction changed" reason at all
+    assert not judged(ref, inp).reasons
+
+
+@pytest.mark.parametrize(("ref", "inp"), SAME_EFFECT["an illustration kept in another construction"])
+def test_an_including_whose_words_the_other_clause_names_is_no_scope_reason(ref, inp):
+    assert not [r for r in judged(ref, inp).reasons if r.type == "scope"]
+
+
+@pytest.mark.parametrize(("ref", "inp", "quotes"), [
+    ("The Tenant may break the lease in the first year of the Term.",
+     "The Tenant may break the lease in the second year of the Term.", ("first year", "second year")),
+    ("The Tenant may break the lease in the last year of the Term.",
+     "The Tenant may break the lease in the final six months of the Term.", ("last year", "six months")),
+])
+def test_a_window_of_a_span_moved_or_shortened_quotes_both_windows(ref, inp, quotes):
+    j = judged(ref, inp)
+    assert j.p_conflict >= FLAG and [(r.reference, r.input) for r in j.reasons] == [quotes], j.reasons

@@ -50,7 +50,8 @@ def _words(lex: Lexicon) -> SimpleNamespace:
             aux=dict(m["auxiliaries"]), predicates=dict(m["predicates"]), nouns=dict(m["right_nouns"]),
             verb_heads=dict(m["verb_heads"]), subject_negators=frozenset(m["subject_negators"]),
             # verbs only: the noun ("delay or failure to perform") names an event and negates nothing
-            fail=frozenset(m["failure_verbs"]), passive_irregular=frozenset(m["irregular_participles"]),
+            fail=frozenset(m["failure_verbs"]), outside_verbs=frozenset(m["outside_verbs"]),
+            passive_irregular=frozenset(m["irregular_participles"]), participle_prefixes=tuple(m["participle_prefixes"]),
             ly_verbs=frozenset(m["ly_verbs"]), free_negators=free)
     return lex.memo("modality.words", build)
 
@@ -226,7 +227,7 @@ class _Scanner:
         """The side that acts: a passive's "by" agent, else the last party named before the modal."""
         if self.word(j) == "be":
             nxt = self.word(j + 1)
-            if nxt.endswith("ed") or nxt.endswith("en") or nxt in self.w.passive_irregular:
+            if self._participle(nxt):
                 return self._agent(j + 2)
         boundary = max(self.low.rfind(c, 0, start) for c in ".;:")
         before = [p for p in self.parties if boundary < p.start and p.end <= start and start - p.end < 120
@@ -234,6 +235,11 @@ class _Scanner:
         if not before:
             return "", start, start
         return before[-1].side, before[-1].start, before[-1].end
+
+    def _participle(self, word: str) -> bool:
+        if word.endswith(("ed", "en")) or word in self.w.passive_irregular:
+            return True
+        return any(word.startswith(p) and word[len(p):] in self.w.passive_irregular for p in self.w.participle_prefixes)
 
     def _agent(self, j: int) -> tuple[str, int, int]:
         for k in range(j, min(len(self.tokens), j + 10)):
@@ -258,6 +264,10 @@ class _Scanner:
                 if verb_i is not None:
                     atoms.append(Atom("negation", "negation", "not", self.text[t.start:self.tokens[verb_i].end],
                                       t.start, self.tokens[verb_i].end, stem(self.word(verb_i)), (("negator", t.word),)))
+                continue
+            if t.word == "outside" and self.word(i - 1) in self.w.outside_verbs and i not in self.used:
+                atoms.append(Atom("negation", "negation", "not", self.text[self.tokens[i - 1].start:t.end],
+                                  self.tokens[i - 1].start, t.end, "", (("negator", t.word),)))
                 continue
             if i in self.used or t.word not in self.w.free_negators:
                 continue

@@ -54,9 +54,23 @@ _CODE_WORDS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "aud": "A
 _PER = re.compile(
     r"(?:\s?(?:per|a|an|each|every)\s+|\s?/\s?)(?P<p>annum|year|calendar\s+year|month|calendar\s+month|quarter|week|day|hour|"
     r"user|seat|license|licence|unit|invoice)\b|\s(?P<adv>annually|monthly|quarterly|weekly|daily|hourly)\b"
+    r"|\s?(?P<abbr>p\.\s?a\.?|p\.\s?c\.\s?m\.?|pcm|p\.\s?w\.?)(?![a-z])"
 )
 _PER_ADV = {"annually": "year", "monthly": "month", "quarterly": "quarter", "weekly": "week", "daily": "day",
             "hourly": "hour", "annum": "year", "calendar year": "year", "calendar month": "month", "licence": "license"}
+# The drafting abbreviations of a rate's period ("p.a." is "per annum", "pcm" "per calendar month"), read
+# without their dots and spaces; "p.m." is not one of them (a clock time).
+_PER_ABBREVIATIONS = {"pa": "year", "pcm": "month", "pw": "week"}
+_WITHIN_OF = re.compile(r"\s(?P<dir>of)\s")
+
+
+def _per_unit(per: re.Match[str]) -> str:
+    if per.group("abbr"):
+        return _PER_ABBREVIATIONS[re.sub(r"[.\s]", "", per.group("abbr"))]
+    word = per.group("p") or per.group("adv")
+    return _PER_ADV.get(word, word)
+
+
 _DIRECTION = re.compile(
     r"\s?(?:of\s+|'\s?|'s\s+)?(?:(?:advance\s+|prior\s+)?(?:written\s+)?(?:notice\s+)?)?"
     r"(?P<dir>prior\s+to|before|in\s+advance(?:\s+of)?|preceding|after|following|from|of\s+receipt|of\s+the\s+date)\b"
@@ -248,6 +262,14 @@ _ORDINAL_AFTER = re.compile(
     r"(?:after|following|succeeding|subsequent\s+to|that\s+follows|to\s+follow)\b")
 
 
+_WINDOW_UNITS = {"week", "month", "year"}  # "the first day of the month" is a date, not a window
+_OF_A_SPAN = re.compile(r"\s+of\b")
+# "the final twelve months of employment": which end of a span a period sits at
+_EDGE_BEFORE = re.compile(r"\b(?P<edge>first|initial|opening|last|final|closing)\s+$")
+_EDGE_OF_ORDINAL = {1: "first", -1: "last"}
+_EDGES = {"first": "first", "initial": "first", "opening": "first", "last": "last", "final": "last", "closing": "last"}
+
+
 def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
     """Dates named without a full date: "the fifteenth day of each month", "the end of March",
     "every Friday", "Q3", "the second anniversary". Run after full dates have claimed theirs."""
@@ -269,6 +291,15 @@ def extract_calendar_words(text: str, low: str, mask: Mask) -> list[Atom]:
                               m.start(), m.end(), attrs=(("cmp", ""), ("dir", "after"), ("cmp_start", str(m.start())),
                                                          ("dir_end", str(after.end())))))
             mask.take(after.start(), after.end())
+            continue
+        if unit in _WINDOW_UNITS and _OF_A_SPAN.match(low, m.end()):
+            # "the last year of employment" == "the final twelve months of employment": a window one
+            # period long at one edge of a span (or the n-th such window: "the second year of the Term"), not a date
+            value, period = _duration_unit(unit, 1)
+            atoms.append(Atom("number", "duration", f"duration:{_fmt(value)}:{period}", text[m.start():m.end()],
+                              m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())),
+                                                         ("edge", _EDGE_OF_ORDINAL.get(n, f"#{n}")),
+                                                         ("edge_start", str(m.start())))))
             continue
         atoms.append(Atom("date", "date", f"ordinal:{n}:{unit}", text[m.start():m.end()], m.start(), m.end()))
     for pattern, key in ((_WEEKDAY, lambda m: "weekday:" + m.group("w").lower()),
@@ -466,7 +497,7 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         kind = "year"
     per = _PER.match(low, end)
     if per and kind in ("money", "percent", "count", "multiple"):
-        unit += "/" + _PER_ADV.get(per.group("p") or per.group("adv"), per.group("p") or per.group("adv"))
+        unit += "/" + _per_unit(per)
         end = per.end()
     cmp, cmp_start = _comparator(low, start)
     post = _COMPARATOR_AFTER.match(low, end)
@@ -474,6 +505,8 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
         cmp, end = _POST_CMP[post.group("post")], post.end()
     direction = ""
     d = _DIRECTION.match(low, end) if kind == "duration" else None
+    if d is None and kind == "duration" and cmp and low.startswith("within", cmp_start):
+        d = _WITHIN_OF.match(low, end)  # "within 14 days of delivery": the days after it, as "within 14 days after"
     if d:
         direction = "before" if d.group("dir").startswith(("prior", "before", "in advance", "preced")) else "after"
         mask.take(d.start("dir"), d.end("dir"))  # "in advance" here is the direction, not a "prior" qualifier
@@ -482,6 +515,9 @@ def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None
     mask.take(cmp_start if cmp else start, end)
     key = f"{kind}:{_fmt(value)}:{unit}"
     attrs = (("cmp", cmp), ("dir", direction), ("cmp_start", str(cmp_start if cmp else start)))
+    edge = _EDGE_BEFORE.search(low, max(0, start - 9), start) if kind == "duration" else None
+    if edge:
+        attrs += (("edge", _EDGES[edge.group("edge")]), ("edge_start", str(edge.start())))
     if is_words and not paren_digits and kind == "count" and value < 2:
         attrs += (("counted", low[m.end():].split(maxsplit=1)[0].strip(".,;:")),)  # a bare "one": what it counts
     if d:

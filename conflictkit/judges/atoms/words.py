@@ -75,6 +75,8 @@ def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[D
             here = ref if side == "reference" else inp
             if a.key in _ABLE and re.search(_ABLE[a.key], other.text, re.I):
                 continue  # "refundable" / "will refund": the same thing said another way
+            if a.key == "including" and _illustration_kept(here.text, a, other.text):
+                continue  # "the Premises, including the windows" / "the Premises and their windows"
             if a.key == "excluding":  # a carve-out ("but excludes its Affiliates"), not an illustration
                 weight = "scope_presence"
             if a.group == "partial" and _alls(other) > _alls(here):
@@ -90,6 +92,13 @@ _ABLE = {"prior": r"\b(?:earlier|previous|preceding)\b",  # "prior agreements" /
          "refundable": r"\brefund(?:s|ed)?\b", "cancellable": r"\bcancel(?:s|led)?\b",
          "transferable": r"\btransfer(?:s|red)?\b", "sublicensable": r"\bsub-?licen[cs]e(?:s|d)?\b",
          "revocable": r"\brevoke[sd]?\b"}
+
+
+def _illustration_kept(text: str, atom: Atom, other: str) -> bool:
+    """Whether every word an "including" introduces is in the other clause: the example is named
+    there in another construction, so only the word "including" went."""
+    words = _tail_stems(text, atom)
+    return bool(words) and words <= content_stems(other.lower())
 
 
 def _alls(clause: ClauseAtoms) -> int:
@@ -127,11 +136,15 @@ def _with_head(text: str, atom: Atom, other: str) -> tuple[str, str | None]:
 _TAILED = {"exception", "condition", "only"}
 
 
-_TAIL_END = re.compile(r"[,;.:]|\b(?:but|provided|unless|except|whereupon|in\s+which\s+case)\b")
+# the main clause's negative predicate ends an exception inside its subject: "use by anyone except
+# the Licensee's employees falls outside the licence" (the outside verbs of modality.yaml)
+_TAIL_END = re.compile(r"[,;.:]|\b(?:but|provided|unless|except|whereupon|in\s+which\s+case)\b"
+                       r"|\b(?:fall|falls|fell|fallen|falling|lie|lies|lay|lying)\s+outside\b")
 
 
 _GENERIC = {"otherwise", "expressly", "provid", "set", "stated", "specif", "permit", "describ", "agreed", "extent",
-            "require", "applic", "herein", "hereof", "reason", "law"}
+            "require", "applic", "herein", "hereof", "reason", "law",
+            "regard", "respec"}  # "with regard to", "in respect of": a preposition, not what the tail names
 
 
 _TAIL_START = re.compile(r".*[,;:(]", re.DOTALL)

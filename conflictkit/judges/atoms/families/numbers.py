@@ -22,6 +22,17 @@ def _cmp_quote(clause: ClauseAtoms, atom: Atom) -> str:
     return clause.text[int(atom.attr("cmp_start", str(atom.start))):end]
 
 
+def _edges_differ(a: Atom, b: Atom) -> bool:
+    """"the first year of the Term" / "the final twelve months of the Term": the same length at the
+    other end of the span (a period that names no end matches either)."""
+    x, y = a.attr("edge"), b.attr("edge")
+    return bool(x) and bool(y) and x != y
+
+
+def _edge_quote(clause: ClauseAtoms, atom: Atom) -> str:
+    return clause.text[int(atom.attr("edge_start", str(atom.start))):atom.end]
+
+
 _COMPLEMENTS = {frozenset((">", "<=")), frozenset(("<", ">="))}
 
 
@@ -35,8 +46,12 @@ def bound_flips(context: ComparisonContext) -> bool:
 
 def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], negated_both: bool = False) -> None:
     r, i = ref.of("number"), inp.of("number")
-    _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir"))
+    _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir")
+          and not _edges_differ(a, b))
     for a, b in _take(r, i, lambda a, b: a.key == b.key):
+        if _edges_differ(a, b):
+            x, y = _edge_quote(ref, a), _edge_quote(inp, b)
+            diffs.append(Difference("number", "number", x, y, f"period moved: '{x}' -> '{y}'"))
         for attr, what in (("cmp", "comparator"), ("dir", "direction")):
             x, y = a.attr(attr), b.attr(attr)
             if attr == "cmp" and negated_both and frozenset((x, y)) in _COMPLEMENTS:
