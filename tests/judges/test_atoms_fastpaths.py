@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,17 +12,11 @@ from conflictkit.judges.atoms.text import Atom
 from conflictkit.judges.atoms.throughput import _indexed, generate
 from conflictkit.model import CandidatePair
 from conflictkit.stages import Comparison
-
-PAIRS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "clause-pairs"
+from tests.judges.bench_pairs import bench_pairs
 
 
 def _bench_pairs() -> list[tuple[str, str]]:
-    pairs = []
-    for name in ("tune.jsonl", "report.jsonl"):
-        for line in (PAIRS / name).read_text(encoding="utf-8").splitlines():
-            pair = json.loads(line)
-            pairs.append((pair["reference"], pair["input"]))
-    return pairs + generate(40)
+    return [(pair["reference"], pair["input"]) for pair in bench_pairs()] + generate(40)
 
 
 def test_a_batch_judges_every_pair_as_a_cold_judge_judges_it_alone():

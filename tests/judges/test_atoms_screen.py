@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,8 +12,7 @@ from conflictkit.judges.atoms import numbers
 from conflictkit.judges.atoms.phrases import _compiled
 from conflictkit.judges.atoms.screen import may_match, required_literals, screen
 from conflictkit.lexicon import load
-
-PAIRS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "clause-pairs"
+from tests.judges.bench_pairs import bench_texts_lower
 
 
 @pytest.mark.parametrize(("pattern", "literals"), [
@@ -46,22 +43,13 @@ def test_a_screen_looks_for_the_shortest_of_nested_literals():
     assert screen(re.compile(r"\bweekly\b|\bbiweekly\b|\bdaily\b")) == ("weekly", "daily")
 
 
-def _clause_texts() -> list[str]:
-    texts = []
-    for name in ("tune.jsonl", "report.jsonl"):
-        for line in (PAIRS / name).read_text(encoding="utf-8").splitlines():
-            pair = json.loads(line)
-            texts += [pair["reference"].lower(), pair["input"].lower()]
-    return texts
-
-
 def test_every_lexicon_row_matches_only_texts_that_pass_its_screen():
     lexicon = load()
     rows = _compiled(lexicon, "idioms") + _compiled(lexicon, "phrases")
     screened = [row for row in rows if row[5] is not None]
     assert len(screened) > len(rows) // 2  # the screen is in place for most rows
     matched = skipped = 0
-    for text in _clause_texts():
+    for text in bench_texts_lower():
         for _, pattern, _, _, _, literals in rows:
             found = pattern.search(text) is not None
             if not may_match(literals, text):
@@ -74,7 +62,7 @@ def test_every_lexicon_row_matches_only_texts_that_pass_its_screen():
 def test_the_number_and_date_screens_hide_no_match():
     screened = [*zip(numbers._DATES, numbers._DATE_SCREENS, strict=True), *numbers._CALENDAR_SCREENS.items(),
                 (numbers._FREQUENCY, numbers._FREQUENCY_SCREEN)]
-    texts = _clause_texts() + ["Payment is due on the 1st day of each Month, every Friday, or by March 31, 2026.",
+    texts = bench_texts_lower() + ["Payment is due on the 1st day of each Month, every Friday, or by March 31, 2026.",
                                "Reports are delivered quarterly and invoices twice per year, on 15 June 2026."]
     skipped = 0
     for text in texts + [t.title() for t in texts]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,8 +12,7 @@ from conflictkit.judges.atoms.parties import _pattern, sides
 from conflictkit.judges.atoms.places import gazetteer
 from conflictkit.judges.atoms.trie import alternation
 from conflictkit.lexicon import LexiconError, load
-
-PAIRS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "clause-pairs"
+from tests.judges.bench_pairs import bench_texts_lower
 
 
 def _plain(words) -> str:
@@ -24,15 +21,6 @@ def _plain(words) -> str:
 
 def _found(pattern: re.Pattern[str], text: str) -> list[tuple]:
     return [(m.span(), m.groups()) for m in pattern.finditer(text)]
-
-
-def _bench_texts() -> list[str]:
-    texts = []
-    for name in ("tune.jsonl", "report.jsonl"):
-        for line in (PAIRS / name).read_text(encoding="utf-8").splitlines():
-            pair = json.loads(line)
-            texts += [pair["reference"].lower(), pair["input"].lower()]
-    return texts
 
 
 # what follows the word list decides whether a shorter word must be tried after a longer one failed
@@ -53,7 +41,7 @@ def test_the_gazetteer_finds_the_same_places_as_before():
     names = set(places["us_states"]) | set(places["countries"]) | set(places["cities"]) | set(places["aliases"])
     plain = re.compile(r"(?<![\w.])(?:the\s+(?:state|commonwealth|province|county|city|courts?)\s+of\s+)?(?P<p>"
                        + _plain(names) + r")(?P<county>\s+county)?(?![\w])")
-    texts = [f"the State of {n} and {n} County, {n}'s courts, in {n}" for n in sorted(names)] + _bench_texts()
+    texts = [f"the State of {n} and {n} County, {n}'s courts, in {n}" for n in sorted(names)] + bench_texts_lower()
     assert sum(bool(_found(g.place, t)) for t in texts) > len(names)
     for text in texts:
         assert _found(g.place, text) == _found(plain, text), text
@@ -63,7 +51,7 @@ def test_party_names_are_found_as_before():
     lex = load()
     names = sides(lex)
     plain = re.compile(r"\b(?:" + _plain(names) + r")\b(?!-)")
-    texts = [f"the {n} and each {n}'s {n}-owned {n}s" for n in sorted(names)] + _bench_texts()
+    texts = [f"the {n} and each {n}'s {n}-owned {n}s" for n in sorted(names)] + bench_texts_lower()
     for text in texts:
         assert _found(_pattern(lex), text) == _found(plain, text), text
 
