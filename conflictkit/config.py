@@ -119,11 +119,14 @@ class AlignmentConfig(_Strict):
 
 class Limits(_Strict):
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
-    max_clauses: int = Field(50_000, gt=0, description="refuse a document with more clauses than this, before embedding it")
+    max_clauses: int = Field(
+        200_000, gt=0,
+        description="refuse a document with more clauses than this, before embedding it",
+    )
     max_clause_pairs: int = Field(
         625_000_000, gt=0,
-        description="refuse a comparison whose clause counts multiply to more than this (25,000 x 25,000), before "
-        "embedding: retrieval scores every pair of clauses, so its time grows with that product",
+        description="refuse a comparison whose clauses without an identical counterpart multiply to more than this "
+        "(25,000 x 25,000), before embedding: retrieval scores every pair of them, so its time grows with that product",
     )
 
 

@@ -228,13 +228,14 @@ class Engine:
                 "split the document, or raise limits.max_clauses in the config"
             )
 
-    def _check_clause_pairs(self, reference: Document, ref_clauses: list[Clause], input: Document, inp_clauses: list[Clause]) -> None:
-        pairs, limit = len(ref_clauses) * len(inp_clauses), self.config.limits.max_clause_pairs
+    def _check_clause_pairs(self, reference: Document, ref_open: int, input: Document, inp_open: int) -> None:
+        """Retrieval ranks the operative clauses no identical pair settles: its time grows with their product."""
+        pairs, limit = ref_open * inp_open, self.config.limits.max_clause_pairs
         if pairs > limit:
             raise InputError(
-                f"{reference.path} ({len(ref_clauses):,} clauses) x {input.path} ({len(inp_clauses):,} clauses) is {pairs:,} "
-                f"clause pairs, over the limit of {limit:,} (retrieval time grows with that product); split the documents, "
-                "or raise limits.max_clause_pairs in the config"
+                f"{reference.path} x {input.path} leaves {ref_open:,} x {inp_open:,} clauses without an identical "
+                f"counterpart to match, {pairs:,} clause pairs, over the limit of {limit:,} (retrieval time grows with "
+                "that product); split the documents, or raise limits.max_clause_pairs in the config"
             )
 
     def _vectors_of(self, clauses: list[Clause]) -> np.ndarray | None:
@@ -316,13 +317,18 @@ class Engine:
         started = time.perf_counter()
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
-        self._check_clause_pairs(reference, ref_clauses, input, inp_clauses)
+        # identical pairs are settled first, so the pair limit counts only what retrieval will rank
+        plain_ref, plain_inp = (IndexedDocument(document=reference, clauses=ref_clauses),
+                                IndexedDocument(document=input, clauses=inp_clauses))
+        exact = identical_pairs(plain_ref, plain_inp)
+        self._check_clause_pairs(reference, len(unsettled(plain_ref, {r for r, _ in exact}).clauses),
+                                 input, len(unsettled(plain_inp, {i for _, i in exact}).clauses))
         with_vectors = self._judge_reads_vectors
         ref, inp = self._indexed(reference, ref_clauses, with_vectors), self._indexed(input, inp_clauses, with_vectors)
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)
-        candidates, judgements = self._judged_pairs(ref, inp, pairs_key)
+        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact)
         timings["judge"] = time.perf_counter() - t
         t = time.perf_counter()
         result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
@@ -344,7 +350,7 @@ class Engine:
                       *self._fingerprints("retriever", "scorer", "judge"))
 
     def _judged_pairs(
-        self, ref: IndexedDocument, inp: IndexedDocument, key: str,
+        self, ref: IndexedDocument, inp: IndexedDocument, key: str, exact: list[tuple[str, str]],
     ) -> tuple[list[CandidatePair], list[Judgement]]:
         cached = self.store.get_json("pairs", key)
         if cached is not None:
@@ -353,7 +359,6 @@ class Engine:
                         [Judgement.model_validate(j) for j in cached["judgements"]])
             except (KeyError, ValueError, TypeError):
                 pass
-        exact = identical_pairs(ref, inp)
         retrieved = self._retrieve(unsettled(ref, {r for r, _ in exact}), unsettled(inp, {i for _, i in exact}))
         settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)

@@ -97,9 +97,16 @@ def test_documents_over_the_clause_limits_are_refused_before_anything_is_embedde
         assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []
         pairs = resolve({**COUNTING, "limits": {"max_clause_pairs": 8}})
         engine, _ = _engine(pairs, Store(tmp_path / "c.sqlite"))
-        with pytest.raises(InputError, match=r"is 9 clause pairs, over the limit of 8.*limits.max_clause_pairs"):
+        with pytest.raises(InputError, match=r"leaves 1 x 9 clauses without an identical counterpart to match, 9 clause pairs, over the limit of 8.*limits.max_clause_pairs"):
             engine.compare_documents(document_from_text(few, "few.md"), document_from_text(many, "many.md"))
         assert engine.embedder.warm_ups == 0 and engine.embedder.embedded == []
+        # the pair limit counts what retrieval ranks: identical clauses are settled before it
+        edited = many.replace("order 9.", "order 99.")
+        engine.compare_documents(document_from_text(many, "many.md"), document_from_text(edited, "edited.md"))
+        with pytest.raises(InputError, match=r"leaves 3 x 3 clauses"):
+            three = "".join(f"{i}. The Supplier shall deliver order {i}.\n\n" for i in range(7, 10))
+            engine.compare_documents(document_from_text(many, "many.md"),
+                                     document_from_text(many.replace(three, three.replace("deliver", "ship")), "e.md"))
 
 
 def test_without_a_store_one_reference_against_two_inputs_embeds_each_text_once(counting_config):
