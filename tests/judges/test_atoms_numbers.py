@@ -200,3 +200,34 @@ def test_comparator_wordings_agree():
     j = judged("The insurance cover shall not be less than $1,000,000 per claim.",
                "The insurance cover shall not be more than $1,000,000 per claim.")
     assert j.p_conflict >= 0.7 and any("comparator" in (r.detail or "") for r in j.reasons)
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [
+        ["$1,250,000", "$1 250 000", "$1\u2009250\u2009000", "$1\u202f250\u202f000", "USD 1'250'000"],
+        ["CHF 1,250,000", "CHF 1'250'000", "CHF 1’250’000", "CHF 1 250 000"],
+        ["3.5%", "3,5%", "3,5 percent", "3.5 per cent"],
+        ["EUR 1.50", "EUR 1,50", "1,50 euros", "€1,50"],
+        ["50% of the Fees", "1/2 of the Fees", "half of the Fees"],
+        ["25% of the Deposit", "1/4 of the Deposit", "one quarter of the Deposit"],
+    ],
+)
+def test_group_separators_decimal_commas_and_slash_shares_are_one_key(variants):
+    found = {tuple(keys(v)) for v in variants}
+    assert len(found) == 1, found
+    assert all(found), variants
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("1,500 euros", ["money:1500:EUR"]), ("1,50 euros", ["money:1.5:EUR"]), ("2/3 of the Fees", ["percent:66.67:"]),
+     ("24/7 support", ["count:24:", "count:7:"]), ("$1 250 001", ["money:1250001:USD"])],
+)
+def test_the_plain_reading_of_each_format(text, expected):
+    assert keys(text) == expected
+
+
+def test_a_slash_date_is_no_share():
+    assert keys("on 1/2/2026", "date") == ["2026-01-02"]
+    assert not [k for k in keys("on 1/2/2026 of the Term") if k.startswith("percent")]

@@ -430,13 +430,75 @@ def _every_n(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
+_GROUP_SEPARATORS = " '"  # what flat() leaves of spaces, thin spaces and apostrophes between digit groups
+_THREE_DIGITS = re.compile(r"\d{3}(?![\d'])(?! \d)|\d{3}(?=[ ']\d{3}(?!\d))")
+_DECIMAL_COMMA = re.compile(r",\d{1,2}(?![\d,])")
+_DECIMAL_CONTEXT = re.compile(r"\s?(?:%|percent|per\s?cent|euros?|francs?|pounds?|dollars?|usd|eur|gbp|chf)")
+
+
+def _plain_separators(low: str, numbers: list[re.Match[str]]) -> str:
+    """``low`` with digit groups written the plain way, same length: "1 250 000" and "1'250'000" as
+    "1,250,000"; a decimal comma that cannot separate thousands ("3,5%", "EUR 1,50") as a point.
+    Only the characters right after each number are looked at, so clauses without them cost nothing."""
+    chars: list[str] | None = None
+    for m in numbers:
+        end = m.end()
+        if m.group("d") is None or end + 1 >= len(low):
+            continue
+        sep = low[end]
+        if sep in _GROUP_SEPARATORS and _THREE_DIGITS.match(low, end + 1) and re.fullmatch(r"\d{1,3}", m.group()):
+            chars = chars if chars is not None else list(low)
+            chars[end] = ","  # each later group is a number of its own here, so it joins on its turn
+        elif sep == "," and m.group().isdigit() and _DECIMAL_COMMA.match(low, end) and _reads_as_decimal(low, m, end):
+            chars = chars if chars is not None else list(low)
+            chars[end] = "."
+    return low if chars is None else "".join(chars)
+
+
+def _reads_as_decimal(low: str, m: re.Match[str], comma: int) -> bool:
+    """A comma before one or two digits is a decimal comma when the figure is a rate or an amount
+    ("3,5%", "EUR 1,50", "1,50 euros"); "items 1,2" stays a list."""
+    pre = _CURRENCY_PREFIX.search(low, max(0, m.start() - 8), m.start())
+    if pre and pre.end() == m.start():
+        return True
+    after = _DECIMAL_COMMA.match(low, comma).end()
+    return bool(_DECIMAL_CONTEXT.match(low, after))
+
+
+_SLASH_FRACTION = re.compile(r"(?P<n>\d{1,2})/(?P<d>\d{1,3})(?=\s+of\b)")
+
+
+def _slash_fractions(text: str, low: str, mask: Mask, numbers: list[re.Match[str]]) -> list[Atom]:
+    """Shares written with a slash: "1/2 of the Fees" == "50% of the Fees"; a date ("1/2/2026") or
+    "24/7" is no share, because only "n/d of" is one."""
+    atoms: list[Atom] = []
+    if "/" not in low:
+        return atoms
+    for m in numbers:
+        if m.group("d") is None or low[m.end():m.end() + 1] != "/":
+            continue
+        f = _SLASH_FRACTION.match(low, m.start())
+        if f is None or int(f.group("d")) == 0 or int(f.group("n")) > int(f.group("d")):
+            continue
+        if (m.start() and low[m.start() - 1] == "/") or not _claim(mask, f.start(), f.end()):
+            continue  # the tail of a date or a path
+        share = round(100 * int(f.group("n")) / int(f.group("d")), 2)
+        atoms.append(Atom("number", "percent", f"percent:{_fmt(share)}:", text[f.start():f.end()],
+                          f.start(), f.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(f.start())))))
+    return atoms
+
+
 def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
     """Amounts, percentages, durations, counts and clock times, each with its comparator and direction."""
     for m in COMPARATOR_IDIOMS.finditer(low):
         mask.take(m.start(), m.end())
     numbers = list(_CORE.finditer(low))  # one scan for both passes: the matches do not depend on the mask
+    separated = _plain_separators(low, numbers)
+    if separated != low:  # same length, so every position still points into ``text``
+        low, numbers = separated, list(_CORE.finditer(separated))
     _skip_xrefs(text, low, mask, numbers)
-    atoms: list[Atom] = _times_of_day(text, low, mask) + _fractions(text, low, mask) + _every_n(text, low, mask)
+    atoms: list[Atom] = (_times_of_day(text, low, mask) + _slash_fractions(text, low, mask, numbers)
+                         + _fractions(text, low, mask) + _every_n(text, low, mask))
     for m in numbers:
         if not mask.free(m.start(), m.end()):
             continue
