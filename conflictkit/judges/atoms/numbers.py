@@ -443,8 +443,8 @@ def _plain_separators(low: str, numbers: list[re.Match[str]]) -> str:
     chars: list[str] | None = None
     for m in numbers:
         end = m.end()
-        if m.group("d") is None or end + 1 >= len(low):
-            continue
+        if not low[end + 1:end + 2].isdigit() or m.group("d") is None:
+            continue  # most numbers end before a space and a word: nothing to join
         sep = low[end]
         if sep in _GROUP_SEPARATORS and _THREE_DIGITS.match(low, end + 1) and re.fullmatch(r"\d{1,3}", m.group()):
             chars = chars if chars is not None else list(low)
