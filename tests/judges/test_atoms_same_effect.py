@@ -232,6 +232,18 @@ SAME_EFFECT = {
         ('This Agreement commences on 1/2/2026 and the Tenant shall pay 1,500 dollars on signing.',
          'This Agreement commences on 1/2/2026 and the Tenant shall pay $1,500 on signing.'),
     ],
+    "an entitlement to receive and a plain receiving": [
+        ('The Employee is entitled to receive an annual bonus of 10% of the base salary.',
+         'The Employee shall receive an annual bonus of 10% of the base salary.'),
+        ('The Agent is entitled to receive a commission of 5% on each sale in the Territory.',
+         'The Agent shall receive a commission of 5% on each sale in the Territory.'),
+        ('The Consultant shall be paid a daily rate of $900 for each day worked.',
+         'The Consultant is entitled to be paid a daily rate of $900 for each day worked.'),
+        ('The Tenant has the right to receive the Deposit back within thirty days after the end of the Lease.',
+         'The Tenant will receive the Deposit back within thirty days after the end of the Lease.'),
+        ('The Director is entitled to be reimbursed for reasonable travel expenses.',
+         'The Director shall be reimbursed for reasonable travel expenses.'),
+    ],
 }
 
 NEAR_MISSES = {
@@ -376,6 +388,20 @@ NEAR_MISSES = {
          'The Seller shall bear 3/4 of the transfer taxes and the Buyer the rest.'),
         ('This Agreement commences on 1/2/2026.',
          'This Agreement commences on 1/3/2026.'),
+    ],
+    "a right to receive changed, or a right to act": [
+        ('The Employee is entitled to receive an annual bonus of 10% of the base salary.',
+         'The Employee shall not receive an annual bonus of 10% of the base salary.'),
+        ('The Agent is entitled to receive a commission of 5% on each sale in the Territory.',
+         'The Agent shall receive a commission of 3% on each sale in the Territory.'),
+        ('The Consultant is entitled to be paid a daily rate of $900 for each day worked.',
+         'The Company is entitled to be paid a daily rate of $900 for each day worked.'),
+        ('The Licensee is entitled to receive updates during the Support Term.',
+         'The Licensee shall install updates during the Support Term.'),
+        ('The Employee is entitled to inspect the personnel file once a year.',
+         'The Employee shall inspect the personnel file once a year.'),
+        ('The Employee may receive an annual bonus of 10% of the base salary.',
+         'The Employee shall receive an annual bonus of 10% of the base salary.'),
     ],
 }
 

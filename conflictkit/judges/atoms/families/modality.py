@@ -6,7 +6,7 @@ from __future__ import annotations
 from conflictkit.judges.atoms.compare import Difference, _absent, _both, _take, names
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family
-from conflictkit.judges.atoms.text import Atom, Mask
+from conflictkit.judges.atoms.text import Atom, Mask, stem
 from conflictkit.judges.atoms.modal import extract_modalities
 from conflictkit.judges.atoms.synonyms import keys
 from conflictkit.judges.atoms.text import lowered
@@ -65,6 +65,18 @@ def _antonyms(a: Atom, b: Atom, lex: Lexicon) -> bool:
     return frozenset((a.anchor, b.anchor)) in opposites(lex)
 
 
+def _entitled_to_receive(a: Atom, b: Atom, lex: Lexicon) -> bool:
+    """A right to receive X and a plain "shall receive X": the same benefit of the receiving party
+    ("is entitled to be paid" / "shall be paid"), whichever clause says it which way."""
+    if {a.key, b.key} != {"permission", "obligation"} or a.anchor != b.anchor:
+        return False
+    right = a if a.key == "permission" else b
+    entitlements = lex.words("modality.entitlements")
+    receiving = lex.memo("modality.receiving_stems", lambda: frozenset(
+        stem(w) for w in lex.words("modality.receiving_verbs")) | lex.words("modality.receiving_verbs"))
+    return a.anchor in receiving and any(w in entitlements for w in right.text.lower().split())
+
+
 def _limit_verb(clause: ClauseAtoms) -> bool:
     return any(a.group == "only" and a.text.lower().startswith(("limit", "restrict", "confine"))
                and not a.text.lower().endswith("to") for a in clause.of("exception"))
@@ -111,6 +123,8 @@ def _compare_modality(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference
                                           or _limit_verb(ref) or _limit_verb(inp))
         if a.key != b.key and _antonyms(a, b, lex):
             pass  # "shall keep X confidential" == "shall not disclose X": a duty restated as a ban on its opposite
+        elif _entitled_to_receive(a, b, lex):
+            pass  # "is entitled to receive X" == "shall receive X"
         elif a.key != b.key and restricted_here and {a.key, b.key} == {"obligation", "permission"}:
             # "shall use it solely for P" == "may use it only for P": with "only" on both sides the modal adds little
             diffs.append(Difference("modality", "modality_presence", a.text, b.text,
