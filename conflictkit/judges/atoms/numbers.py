@@ -1,7 +1,8 @@
 """Numbers, amounts, percentages, durations, counts and dates, normalized so format never matters.
 
 "thirty (30) days" == "30 days" == "thirty days" == "30-day"; "$1,000" == "USD 1,000" ==
-"one thousand dollars" == "US$1,000.00"; "5%" == "five percent" == "5 per cent";
+"one thousand dollars" == "US$1,000.00" == "$1 000" == "USD 1'000"; "5%" == "five percent" == "5 per cent";
+"3,5%" == "3.5%" (a decimal comma in a rate or an amount); "1/2 of the Fee" == "50% of the Fee";
 "one (1) year" == "12 months"; "January 1, 2025" == "1 January 2025" == "2025-01-01".
 Days, business days, months and years stay different units (only weeks->days, years->months
 and minutes->hours are converted, which are exact). Comparators ("at least", "not more than",
