@@ -72,11 +72,12 @@ def map_span(offsets: np.ndarray, start: int, end: int) -> tuple[int, int]:
     return int(offsets[start]), int(offsets[end - 1]) + 1
 
 
-def _rewrite(text: str, pattern: re.Pattern[str], replace) -> tuple[str, np.ndarray]:
-    """Apply ``replace(match) -> (new_text, source_index)`` to every match of ``pattern``.
+def rewrite(text: str, pattern: re.Pattern[str], replace) -> tuple[str, np.ndarray]:
+    """Apply ``replace(match) -> (new_text, source)`` to every match of ``pattern``.
 
-    Returns the new text and, for each of its characters (plus one past the end), the index in
-    ``text`` it came from.
+    ``source`` is the index in ``text`` every new character comes from, or an array with one index
+    per new character (a kept group keeps its own positions). Returns the new text and, for each of
+    its characters (plus one past the end), the index in ``text`` it came from.
     """
     pieces: list[str] = []
     index_parts: list[np.ndarray] = []
@@ -88,7 +89,7 @@ def _rewrite(text: str, pattern: re.Pattern[str], replace) -> tuple[str, np.ndar
         new, source = replace(m)
         if new:
             pieces.append(new)
-            index_parts.append(np.full(len(new), source, dtype=np.int64))
+            index_parts.append(np.full(len(new), source, dtype=np.int64) if isinstance(source, int) else source)
         pos = m.end()
     if pos < len(text):
         pieces.append(text[pos:])
@@ -131,7 +132,7 @@ def normalize(text: str, *, flatten: bool = False) -> NormalizedText:
     for pattern, replace in steps:
         if pattern.search(current) is None:
             continue
-        current, index = _rewrite(current, pattern, replace)
+        current, index = rewrite(current, pattern, replace)
         offsets = offsets[index]
     return NormalizedText(current, offsets)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from conflictkit.normalize import flat, normalize
+from conflictkit.normalize import flat, normalize, rewrite
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
@@ -124,21 +124,7 @@ def markup_free(text: str) -> tuple[str, np.ndarray]:
 
 def _rewrite(text: str, pattern: re.Pattern[str], replacement: _Replacement) -> tuple[str, np.ndarray]:
     """Substitute every match, returning the new text and the index in ``text`` of each new character."""
-    pieces: list[str] = []
-    index: list[np.ndarray] = []
-    pos = 0
-    for m in pattern.finditer(text):
-        if m.start() > pos:
-            pieces.append(text[pos:m.start()])
-            index.append(np.arange(pos, m.start(), dtype=np.int64))
-        if isinstance(replacement, int):  # a kept group keeps its own positions
-            pieces.append(m.group(replacement))
-            index.append(np.arange(m.start(replacement), m.end(replacement), dtype=np.int64))
-        else:
-            new = _replace(m, replacement)
-            pieces.append(new)
-            index.append(np.full(len(new), m.start(), dtype=np.int64))
-        pos = m.end()
-    pieces.append(text[pos:])
-    index.append(np.arange(pos, len(text) + 1, dtype=np.int64))
-    return "".join(pieces), np.concatenate(index)
+    if isinstance(replacement, int):  # a kept group keeps its own positions
+        return rewrite(text, pattern, lambda m: (m.group(replacement),
+                                                 np.arange(m.start(replacement), m.end(replacement), dtype=np.int64)))
+    return rewrite(text, pattern, lambda m: (_replace(m, replacement), m.start()))
