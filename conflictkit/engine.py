@@ -321,14 +321,14 @@ class Engine:
         plain_ref, plain_inp = (IndexedDocument(document=reference, clauses=ref_clauses),
                                 IndexedDocument(document=input, clauses=inp_clauses))
         exact = identical_pairs(plain_ref, plain_inp)
-        self._check_clause_pairs(reference, len(unsettled(plain_ref, {r for r, _ in exact}).clauses),
-                                 input, len(unsettled(plain_inp, {i for _, i in exact}).clauses))
+        open_ref, open_inp = unsettled(plain_ref, {r for r, _ in exact}), unsettled(plain_inp, {i for _, i in exact})
+        self._check_clause_pairs(reference, len(open_ref.clauses), input, len(open_inp.clauses))
         with_vectors = self._judge_reads_vectors
         ref, inp = self._indexed(reference, ref_clauses, with_vectors), self._indexed(input, inp_clauses, with_vectors)
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)
-        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact)
+        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
         timings["judge"] = time.perf_counter() - t
         t = time.perf_counter()
         result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
@@ -351,7 +351,10 @@ class Engine:
 
     def _judged_pairs(
         self, ref: IndexedDocument, inp: IndexedDocument, key: str, exact: list[tuple[str, str]],
+        unsettled_docs: tuple[IndexedDocument, IndexedDocument],
     ) -> tuple[list[CandidatePair], list[Judgement]]:
+        """The judged candidate pairs, from the store or computed: ``exact`` are the identical pairs,
+        ``unsettled_docs`` the clauses of each side they leave (what retrieval ranks)."""
         cached = self.store.get_json("pairs", key)
         if cached is not None:
             try:
@@ -359,7 +362,7 @@ class Engine:
                         [Judgement.model_validate(j) for j in cached["judgements"]])
             except (KeyError, ValueError, TypeError):
                 pass
-        retrieved = self._retrieve(unsettled(ref, {r for r, _ in exact}), unsettled(inp, {i for _, i in exact}))
+        retrieved = self._retrieve(*unsettled_docs)
         settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)
         candidates = [*to_judge, *settled.candidates]
