@@ -43,7 +43,7 @@ import numpy as np
 
 from conflictkit.testing._ilgs import enrich
 from conflictkit.testing import loopback
-from conflictkit.testing.loopback import LoopbackServer, mock_transport
+from conflictkit.testing.loopback import Fault, LoopbackServer, mock_transport, take_fault
 
 MODELS = {
     "/enrichments": ("kanon-2-enricher",),
@@ -249,17 +249,6 @@ def rerank(query: str, text: str) -> float:
 
 
 @dataclass
-class Fault:
-    """An injected answer for the next ``times`` requests matching ``path`` (None: any path)."""
-
-    status: int | None = None
-    delay: float = 0.0
-    times: int = 1
-    path: str | None = None
-    retry_after: float | None = None
-
-
-@dataclass
 class Request(loopback.Request):
     """One request the fake received, as it received it."""
 
@@ -321,13 +310,7 @@ class FakeIsaacus:
                 every, retry_after = self._storm
                 if self._seen % every == 0:
                     return Fault(status=429, retry_after=retry_after)
-            for fault in self._faults:
-                if fault.path is None or fault.path == path:
-                    fault.times -= 1
-                    if fault.times <= 0:
-                        self._faults.remove(fault)
-                    return fault
-        return None
+            return take_fault(self._faults, path)
 
     def handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes]:
         """Answer one HTTP request: ``(status, headers, body)``."""

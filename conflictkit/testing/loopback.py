@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +20,30 @@ class Request:
     body: Any
     status: int = 0
     authorization: str | None = None
+
+
+@dataclass
+class Fault:
+    """An injected answer for the next ``times`` requests matching ``path`` (None: any path): a
+    status (with a retry-after), a delay before answering, or a named corruption of the answer."""
+
+    status: int | None = None
+    delay: float = 0.0
+    times: int = 1
+    path: str | None = None
+    retry_after: float | None = None
+    corruption: str | None = None
+
+
+def take_fault(faults: deque[Fault], path: str | None = None) -> Fault | None:
+    """The first queued fault for ``path``, counted down and dropped once used up; the caller holds its lock."""
+    for fault in faults:
+        if fault.path is None or fault.path == path:
+            fault.times -= 1
+            if fault.times <= 0:
+                faults.remove(fault)
+            return fault
+    return None
 
 
 def mock_transport(handle: Handle):

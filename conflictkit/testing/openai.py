@@ -29,7 +29,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from conflictkit.testing.loopback import LoopbackServer, Request, mock_transport
+from conflictkit.testing.loopback import (
+    Fault,
+    LoopbackServer,
+    Request,
+    mock_transport,
+    take_fault,
+)
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
 CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
@@ -120,15 +126,6 @@ def default_answer(messages: list[dict]) -> str:
 
 
 @dataclass
-class Fault:
-    status: int | None = None
-    delay: float = 0.0
-    times: int = 1
-    retry_after: float | None = None
-    corruption: str | None = None
-
-
-@dataclass
 class FakeOpenAI:
     """The fake server with state: a request log, an optional expected key, injected faults. Thread-safe.
 
@@ -180,13 +177,7 @@ class FakeOpenAI:
             self._seen += 1
             if self._storm is not None and self._seen % self._storm[1] == 0:
                 return Fault(status=self._storm[0], retry_after=self._storm[2])
-            if self._faults:
-                fault = self._faults[0]
-                fault.times -= 1
-                if fault.times <= 0:
-                    self._faults.popleft()
-                return fault
-        return None
+            return take_fault(self._faults)
 
     def handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes]:
         """Answer one HTTP request: ``(status, headers, body)``."""
