@@ -212,8 +212,7 @@ def extract_frequencies(text: str, low: str, mask: Mask) -> list[Atom]:
             count, period = 1, _PERIODS[re.sub(r"\s+", " ", m.group("every"))]
         mask.take(m.start(), m.end())
         per_year = count * _PER_YEAR[period]  # "twice a year" == "semi-annually"
-        atoms.append(Atom("number", "frequency", f"frequency:{_fmt(per_year)}/year", text[m.start():m.end()],
-                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+        atoms.append(_uncompared("frequency", f"frequency:{_fmt(per_year)}/year", text, m))
     return atoms
 
 
@@ -230,8 +229,7 @@ def extract_currencies(text: str, low: str, mask: Mask) -> list[Atom]:
         word = m.group("c")
         code = next((c for k, c in _CURRENCY_CODES.items() if word.startswith(k)), "USD")
         mask.take(m.start(), m.end())
-        atoms.append(Atom("number", "currency", f"currency:{code}", text[m.start():m.end()], m.start(), m.end(),
-                          attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+        atoms.append(_uncompared("currency", f"currency:{code}", text, m))
     return atoms
 
 
@@ -378,8 +376,7 @@ def _times_of_day(text: str, low: str, mask: Mask) -> list[Atom]:
         else:
             hour, minute = int(m.group("h24")), int(m.group("m24"))
         if _claim(mask, m.start(), m.end()):
-            atoms.append(Atom("number", "time", f"time:{hour:02d}:{minute:02d}", text[m.start():m.end()].rstrip(),
-                              m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+            atoms.append(_uncompared("time", f"time:{hour:02d}:{minute:02d}", text, m, stripped=True))
     return atoms
 
 
@@ -403,8 +400,7 @@ def _fractions(text: str, low: str, mask: Mask) -> list[Atom]:
             continue  # "a quarter" alone is more often three months than a share; "the first half of" a year is a period
         if not _claim(mask, m.start(), m.end()):
             continue
-        atoms.append(Atom("number", "percent", f"percent:{_fmt(_FRACTIONS[last])}:", text[m.start():m.end()],
-                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+        atoms.append(_uncompared("percent", f"percent:{_fmt(_FRACTIONS[last])}:", text, m))
     return atoms
 
 
@@ -426,8 +422,7 @@ def _every_n(text: str, low: str, mask: Mask) -> list[Atom]:
         if not n or not _claim(mask, m.start(), m.end()):
             continue
         per_year = _UNIT_PER_YEAR[m.group("u").split()[-1].rstrip("s")] / n
-        atoms.append(Atom("number", "frequency", f"frequency:{_fmt(round(per_year, 3))}/year", text[m.start():m.end()],
-                          m.start(), m.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start())))))
+        atoms.append(_uncompared("frequency", f"frequency:{_fmt(round(per_year, 3))}/year", text, m))
     return atoms
 
 
@@ -484,9 +479,16 @@ def _slash_fractions(text: str, low: str, mask: Mask, numbers: list[re.Match[str
         if (m.start() and low[m.start() - 1] == "/") or not _claim(mask, f.start(), f.end()):
             continue  # the tail of a date or a path
         share = round(100 * int(f.group("n")) / int(f.group("d")), 2)
-        atoms.append(Atom("number", "percent", f"percent:{_fmt(share)}:", text[f.start():f.end()],
-                          f.start(), f.end(), attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(f.start())))))
+        atoms.append(_uncompared("percent", f"percent:{_fmt(share)}:", text, f))
     return atoms
+
+
+def _uncompared(kind: str, key: str, text: str, m: re.Match[str], stripped: bool = False) -> Atom:
+    """A number atom over the whole of ``m`` with no comparator or direction of its own (a clock time, a
+    share, a frequency, a currency); ``stripped`` quotes it without trailing whitespace."""
+    quote = text[m.start():m.end()]
+    return Atom("number", kind, key, quote.rstrip() if stripped else quote, m.start(), m.end(),
+                attrs=(("cmp", ""), ("dir", ""), ("cmp_start", str(m.start()))))
 
 
 def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
