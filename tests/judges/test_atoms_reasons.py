@@ -3,9 +3,7 @@ never quotes the same words on both sides, quotes only words of its clauses, and
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,11 +12,11 @@ from hypothesis import strategies as st
 from conflictkit.judges.atoms import LegalAtomsJudge
 from conflictkit.judges.atoms.family import families
 from conflictkit.normalize import flat
+from tests.judges.bench_pairs import PAIRS_DIR, bench_pairs
 from tests.judges.test_atoms_cases import judged
 
-_BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "clause-pairs"
-_PAIRS = [(row["id"], row["reference"], row["input"]) for split in sorted(_BENCH.glob("*.jsonl"))
-          for row in map(json.loads, filter(str.strip, split.read_text(encoding="utf-8").splitlines()))]
+_ALL_SPLITS = tuple(sorted(path.name for path in PAIRS_DIR.glob("*.jsonl")))
+_PAIRS = [(row["id"], row["reference"], row["input"]) for row in bench_pairs(_ALL_SPLITS)]
 # words of the judge's own vocabulary that a reason must never show instead of the clause's words
 _INTERNAL = re.compile(r"\b(?:supplier|receiver|no_obligation|contingent_\w+|prohibition|obligation|permission)\s*->"
                        r"|->\s*(?:supplier|receiver|obligation|permission|prohibition)\b|\bwho acts:|_")
