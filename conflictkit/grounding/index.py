@@ -87,30 +87,32 @@ class WordIndex:
         return array
 
     def _align(self, qwords: list[str], diagonal: int) -> list[tuple[int, int]]:
-        """The passage around ``diagonal`` that corresponds to the quote, as one or two spans.
+        """The passage around ``diagonal`` that corresponds to the quote, as up to four spans.
 
         A quote word that also occurs just outside the passage (the "Customer" of a heading
         "Customer obligations" before "Customer, as Recipient") can be matched at either place;
         aligning forwards and backwards gives both readings and the caller keeps the closer one.
+        Quote words before the first or after the last matched word are read first as changed
+        words of the passage (it is extended over as many words), then as words the quote added
+        (the passage ends at the matched words: "... the Cover Page cannot ." against "... the
+        Cover Page ."), so an added word at either end is still found as the one difference.
         """
         n = len(qwords)
         lo, hi = max(0, diagonal - 3), min(len(self.words), diagonal + n + 3)
         window = self.words[lo:hi]
-        spans = []
+        extended, matched = [], []
         for reverse in (False, True):
             q, w = (qwords[::-1], window[::-1]) if reverse else (qwords, window)
             blocks = [b for b in SequenceMatcher(None, q, w, autojunk=False).get_matching_blocks() if b.size]
             if not blocks or sum(b.size for b in blocks) * 2 < n:
                 continue
-            first = blocks[0].b - blocks[0].a  # extend to the quote's first and last word
-            last = blocks[-1].b + blocks[-1].size + (n - blocks[-1].a - blocks[-1].size)
-            if reverse:
-                first, last = len(window) - last, len(window) - first
-            first, last = max(lo, lo + first), min(hi, lo + last)
-            span = (self.starts[first], self.ends[last - 1])
-            if span not in spans:
-                spans.append(span)
-        return spans
+            core_first, core_last = blocks[0].b, blocks[-1].b + blocks[-1].size
+            first = core_first - blocks[0].a  # extend to the quote's first and last word
+            last = core_last + (n - blocks[-1].a - blocks[-1].size)
+            for bounds, found in (((first, last), extended), ((core_first, core_last), matched)):
+                a, b = (len(window) - bounds[1], len(window) - bounds[0]) if reverse else bounds
+                found.append((self.starts[max(lo, lo + a)], self.ends[min(hi, lo + b) - 1]))
+        return list(dict.fromkeys(extended + matched))
 
 
 def bounded(text: str, start: int, end: int) -> bool:

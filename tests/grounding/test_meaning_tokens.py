@@ -57,3 +57,18 @@ def test_material_difference_and_redline_flag_the_word(word):
     assert diff.differs and diff.reversing
     assert token_class(word) in ("negator", "modal")
     assert any(op.reversing and op.op in ("delete", "insert") for op in redline(with_word, without).ops)
+
+
+@pytest.mark.parametrize(("quote", "added"), [
+    ("Each party's information includes the status of the discussions and the Cover Page cannot .", "cannot"),
+    ("not Each party's information includes the status of the discussions and the Cover Page .", "not"),
+])
+def test_a_negator_added_at_either_end_of_a_quote_is_named(quote, added):
+    """An added word past the quote's last (or before its first) matched word is an insertion, not a
+    change of the document's next word: the near miss ends at the matched words and names the negator."""
+    doc = ("Preamble. Each party's information includes the status of the discussions and the Cover Page . "
+           "Confidential Information includes technical data. Signatures.")
+    result = verify_extraction(doc, quote)
+    assert result.status == "not_found", result.detail
+    assert result.near_miss is not None, result.detail
+    assert [(c.kind, c.b_text) for c in result.near_miss.changes] == [("negator", added)]
