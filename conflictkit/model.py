@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ClauseKind = Literal["clause", "definition", "heading", "signature", "boilerplate"]
 FindingKind = Literal["deviation", "missing", "added", "moved"]
+EditVerdict = Literal["editorial", "same-effect", "substantive"]
 Side = Literal["reference", "input"]
 
 
@@ -207,6 +208,39 @@ class Reason(BaseModel):
     detail: str | None = None
 
 
+class EditSide(BaseModel):
+    """One side of an edit: a half-open span of the original file and the text found there.
+
+    A pure insertion has an empty reference side (``start == end``, where the text would go in the
+    reference) and a pure deletion an empty input side, so every edit can be placed in both files.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str = ""
+
+
+class Edit(BaseModel):
+    """One edit of an aligned pair (a region of the word-level edit script) and its verdict.
+
+    ``verdict`` is ``editorial`` (``kind`` names the class: typography, markup, link, rename,
+    cross-reference, renumbering, illustration, pointer, non-binding, extraction), ``same-effect``
+    (``kind`` names the rule that shows the wording changes nothing) or ``substantive`` (``kind`` is
+    the type of its strongest reason, and ``reasons`` lists them). ``p_conflict`` is the probability
+    that this edit alone changes the legal effect. Offsets index the original files, as quotes do.
+    """
+
+    reference: EditSide
+    input: EditSide
+    verdict: EditVerdict
+    kind: str
+    p_conflict: float = Field(ge=0.0, le=1.0)
+    reasons: list[Reason] = Field(default_factory=list)
+    detail: str | None = None
+
+
 class Judgement(BaseModel):
     """A judge's verdict on one candidate pair, as probabilities with reasons."""
 
@@ -218,6 +252,8 @@ class Judgement(BaseModel):
     reasons: list[Reason] = Field(default_factory=list)
     judge: str = ""
     signals: dict[str, float] = Field(default_factory=dict)
+    edits: list[Edit] = Field(default_factory=list)
+    """The pair's edits with their verdicts, from judges that judge edit by edit (empty otherwise)."""
 
 
 class ClauseSpan(BaseModel):
@@ -266,3 +302,5 @@ class Finding(BaseModel):
     """For deviations: word-level ops between the two quotes (offsets relative to each quote's text)."""
     moved: bool = False
     definition: bool = False
+    edits: list[Edit] = Field(default_factory=list)
+    """For deviations judged edit by edit: every edit of the pair with its verdict (document order)."""
