@@ -28,8 +28,10 @@ import numpy as np
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.align import align
 from conflictkit.config import Config, config_data, dump_config
+from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
+from conflictkit.lexicon import DEFAULT_LANGUAGE
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
@@ -97,6 +99,7 @@ class Engine:
         # Without a store, the vectors embedded lately: a batch retrieves the same reference's
         # clauses against every input, and must not embed them again each time.
         self._recent_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._last_context: tuple[tuple, DocumentContext] | None = None
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -366,7 +369,8 @@ class Engine:
         settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)
         candidates = [*to_judge, *settled.candidates]
-        judgements = [*self._judge(to_judge, ref, inp), *settled.judgements]
+        context = self._context(ref, inp, candidates)
+        judgements = [*self._judge(to_judge, ref, inp, context), *settled.judgements]
         self.store.put_json("pairs", key, {
             "candidates": [c.model_dump(mode="json") for c in candidates],
             "judgements": [j.model_dump(mode="json") for j in judgements],
@@ -402,12 +406,27 @@ class Engine:
             for c, s in zip(candidates, scores)
         ]
 
-    def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument) -> list[Judgement]:
+    def _context(self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair]) -> DocumentContext:
+        """The facts read from both whole documents (renames, aliases), once per document pair."""
+        key = (ref.document.sha256, inp.document.sha256, len(ref.clauses), len(inp.clauses))
+        if self._last_context is None or self._last_context[0] != key:
+            self.progress("context", 0, 1)
+            self._last_context = (key, build_context(ref, inp, candidates, self._language))
+            self.progress("context", 1, 1)
+        return self._last_context[1]
+
+    @property
+    def _language(self) -> str:
+        return str(getattr(self.judge.options, "language", None) or DEFAULT_LANGUAGE)
+
+    def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument,
+               context: DocumentContext | None = None) -> list[Judgement]:
         if not candidates:
             return []
         judge = self._ready("judge")
         self.progress("judge", 0, len(candidates))
-        judgements = judge.judge(candidates, Comparison(reference=ref, input=inp))
+        comparison = Comparison(reference=ref, input=inp, context=context if context is not None else EMPTY)
+        judgements = judge.judge(candidates, comparison)
         self.progress("judge", len(candidates), len(candidates))
         if len(judgements) != len(candidates):
             raise BackendError(f"judge {self.judge.name!r} returned {len(judgements)} judgements for {len(candidates)} pairs")
@@ -423,7 +442,9 @@ class Engine:
 
         def judge_runs(runs: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Judgement]:
             todo = [run for run in dict.fromkeys(runs) if run not in run_judgements]
-            run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp)))
+            if todo:
+                context = self._context(ref, inp, candidates)
+                run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp, context)))
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
@@ -439,6 +460,7 @@ class Engine:
 
     def _judge_runs(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
+        context: DocumentContext | None = None,
     ) -> list[Judgement]:
         """Judge each (reference run, input run) on the runs' concatenated texts, in one batch.
 
@@ -458,7 +480,7 @@ class Engine:
                 relevance=max(0.0, min(1.0, similarity if similarity is not None else 1.0)),
                 signals={"cosine": similarity} if similarity is not None else {},
             ))
-        return self._judge(self._score(candidates, ref_ext, inp_ext), ref_ext, inp_ext)
+        return self._judge(self._score(candidates, ref_ext, inp_ext), ref_ext, inp_ext, context)
 
     def _run_similarities(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from conflictkit.context import DocumentContext
 from conflictkit.model import CandidatePair, Clause, Document, DocumentSource, IndexedDocument, Judgement
 
 if TYPE_CHECKING:
@@ -192,12 +193,17 @@ class Scorer(Component):
 
 
 class Comparison(BaseModel):
-    """Everything a judge may look at besides the pairs: both indexed documents."""
+    """Everything a judge may look at besides the pairs: both indexed documents, and the facts read
+    from both whole documents before any pair is judged (renames, aliases: see :mod:`conflictkit.context`).
+
+    A judge may ignore ``context``; pairs judged on their own (benchmarks) get an empty one.
+    """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     reference: IndexedDocument
     input: IndexedDocument
+    context: DocumentContext = Field(default_factory=DocumentContext)
 
 
 class Judge(Component):

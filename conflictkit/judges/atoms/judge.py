@@ -24,7 +24,9 @@ from conflictkit.judges.atoms.score import (
     weight_values,
 )
 from conflictkit.lexicon import languages, load
-from conflictkit.model import CandidatePair, Clause, Judgement, Reason
+from conflictkit.context import EMPTY, DocumentContext
+from conflictkit.judges.atoms.edits import PairView, judge_edits, text_of, view_of
+from conflictkit.model import CandidatePair, Clause, Edit, EditSide, IndexedDocument, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
 
@@ -32,6 +34,7 @@ def _difference_weights() -> type[Options]:
     """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
     weights = {name: spec for family in families() for name, spec in family.weights.items()}
     weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
+    weights["version_date"] = (0.9, "the date or version number of the document's own version stamp changed")
     fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
     return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
                         __doc__="How strongly each kind of difference means the clauses differ in effect "
@@ -107,18 +110,24 @@ class LegalAtomsJudge(Judge):
         judgements = []
         for p in pairs:
             ref_clause, inp_clause = comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id)
-            judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause)))
+            sources = (_source(comparison.reference, ref_clause), _source(comparison.input, inp_clause))
+            judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause),
+                                        sources, comparison.context))
         return compete(judgements, self.options.competition, self.options.same_exponent)
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:
-        """Judge one pair given its two clauses directly."""
+        """Judge one pair given its two clauses directly (edit offsets then index the clause texts)."""
         language = self.options.language
-        return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language))
+        return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language),
+                         ((reference.text, 0), (input.text, 0)), EMPTY)
 
     def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause, ref: ClauseAtoms,
-             inp: ClauseAtoms) -> Judgement:
+             inp: ClauseAtoms, sources: tuple[tuple[str, int], tuple[str, int]], context: DocumentContext) -> Judgement:
         o = self.options
-        diffs = compare(ref, inp, load(o.language))
+        lexicon = load(o.language)
+        view = self._view(sources, ref_clause, inp_clause, context, lexicon)
+        ruled = judge_edits(view, ref, inp, o.language) if view is not None else None
+        diffs = ruled.differences if ruled is not None else compare(ref, inp, lexicon)
         non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
                        if (why := non_binding_reason(c.text, c.heading)) is not None]
         if non_binding:
@@ -128,6 +137,8 @@ class LegalAtomsJudge(Judge):
             diffs = [Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
                                 inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")]
         lexical = dice(ref.stems, inp.stems)
+        if ruled is not None and ruled.base is not ref:  # renamed or retyped words are no loss of overlap
+            lexical = max(lexical, dice(ruled.base.stems, inp.stems))
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         shared = atom_overlap(ref, inp)
@@ -141,14 +152,58 @@ class LegalAtomsJudge(Judge):
         if sem is not None:
             signals["semantic"] = round(sem, 4)
         signals.update({f"atoms.{t}": round(w, 4) for t, w in per_type.items()})
+        edits = self._edits(view, ruled, same, bool(non_binding)) if ruled is not None else []
+        if edits:
+            signals["edits.substantive"] = float(sum(e.verdict == "substantive" for e in edits))
+            signals["edits.editorial"] = float(sum(e.verdict == "editorial" for e in edits))
         return Judgement(
             reference_id=pair.reference_id, input_id=pair.input_id, p_same=same, p_differs=differs,
             p_conflict=p_conflict(same, differs, o.same_exponent), reasons=self._reasons(diffs),
-            judge=self.name, signals=signals,
+            judge=self.name, signals=signals, edits=edits,
         )
+
+    def _view(self, sources, ref_clause: Clause, inp_clause: Clause, context: DocumentContext, lexicon) -> PairView | None:
+        """The pair's edits, when the clauses' own texts are what their tokens read (a table row with its
+        pipes is not: it is judged as a whole) and they differ."""
+        (ref_source, ref_origin), (inp_source, inp_origin) = sources
+        if ref_clause.text == inp_clause.text:
+            return None
+        view = view_of(ref_source, ref_origin, inp_source, inp_origin, context, lexicon)
+        if not view.edits or text_of(view.ref) != ref_clause.text or text_of(view.inp) != inp_clause.text:
+            return None
+        return view
+
+    def _edits(self, view: PairView, ruled, p_same: float, non_binding: bool) -> list[Edit]:
+        """The pair's edits with their verdicts and probabilities, spans in the original files."""
+        o = self.options
+        weights = weight_values(o.weights)
+        out = []
+        for e, ruling in zip(view.edits, ruled.rulings, strict=True):
+            keep = 1.0 - o.floor
+            for d in ruling.differences:
+                keep *= 1.0 - weights[d.weight]
+            verdict, kind = ruling.verdict, ruling.kind
+            if non_binding and verdict != "editorial":
+                verdict, kind, keep = "editorial", "non-binding", 1.0 - o.floor
+            reasons = self._reasons(ruling.differences) if verdict == "substantive" else []
+            if reasons:
+                kind = reasons[0].type  # the strongest reason names the edit
+            (rs, re_), (is_, ie) = view.ref_span(e), view.inp_span(e)
+            out.append(Edit(
+                reference=EditSide(start=rs, end=re_, text=view.ref.original[rs - view.ref_origin:re_ - view.ref_origin]),
+                input=EditSide(start=is_, end=ie, text=view.inp.original[is_ - view.inp_origin:ie - view.inp_origin]),
+                verdict=verdict, kind=kind, p_conflict=round(p_conflict(p_same, 1.0 - keep, o.same_exponent), 4),
+                reasons=reasons, detail=reasons[0].detail if reasons else ruling.detail,
+            ))
+        return out
 
     def _reasons(self, diffs: list[Difference]) -> list[Reason]:
         weights = weight_values(self.options.weights)
         ranked = sorted(diffs, key=lambda d: -weights[d.weight])
         return [Reason(type=d.type, reference=d.reference, input=d.input, detail=d.detail)
                 for d in ranked[: self.options.max_reasons]]
+
+
+def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
+    """A clause's text as it stands in its file, and where it starts there."""
+    return document.document.original[clause.span.start:clause.span.end], clause.span.start

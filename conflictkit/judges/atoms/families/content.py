@@ -412,6 +412,15 @@ def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext
     return diffs
 
 
+def gives_up(ref: ClauseAtoms, inp: ClauseAtoms, lexicon: Lexicon) -> bool:
+    """Whether the family leaves a pair to the residual because its words differ in more than a few
+    places though most are kept in order: each edit can then be compared alone."""
+    if _same_content(ComparisonContext(ref, inp, lexicon)):
+        return False
+    kept, ops, _ = _alignment(ComparisonContext(ref, inp, lexicon))
+    return kept >= _KEPT_IN_ORDER and len(ops) > _MAX_STRETCHES
+
+
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
     return _content_edits(ref, inp, context) + _timing_swaps(ref, inp, context)
 

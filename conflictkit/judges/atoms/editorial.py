@@ -1,0 +1,315 @@
+"""Rules that recognise an editorial edit: it changes how a clause reads, not what it binds anyone to.
+
+Each rule reads one edit of a pair (:class:`conflictkit.judges.atoms.edits.PairView`) and returns
+its class and a detail, or None. Classes, in the order the rules are tried:
+
+- ``typography``: the same letters and digits (case, punctuation, hyphens, a word split in two);
+  ``extraction`` when words are glued or split as a PDF's text layer does ("todata" / "to data");
+- ``link``: only link labels or addresses changed, a link added to or cut from a list of links,
+  a label made descriptive ("here" -> the page's title);
+- ``rename``: a substitution the document context shows to be made consistently throughout, a
+  corporate suffix dropped or added ("37signals, LLC" -> "37signals"), a party named by another of
+  the aliases a definition gives it ("The Company does" -> "We do");
+- ``grammar``: a word for its plural or another form of the same verb, an article or demonstrative
+  for another ("the" -> "these", "the" -> "your");
+- ``cross-reference``: only the number of a cross-reference ("Section 12" -> "Section 10");
+- ``illustration``: items added to or cut from a non-exhaustive "such as / for example / including"
+  list, in the same sentence as its marker;
+- ``pointer``: a sentence that only sends the reader elsewhere ("For details, see our policy").
+
+A rule never fires on an edit that changes a word which carries meaning by itself (a negator, a
+modal, a number) unless its class is about exactly that (typography keeps digits as they are).
+Words come from the language's lexicon (``editorial.yaml``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from conflictkit.context import corporate_suffixes
+from conflictkit.judges.atoms.edits import PairView, TextEdit, sentence_around
+from conflictkit.lexicon import Lexicon
+
+Rule = Callable[[PairView, TextEdit], "tuple[str, str] | None"]
+
+
+def classify(view: PairView, edit: TextEdit) -> tuple[str, str] | None:
+    """The editorial class of an edit and a detail in words, or None when no rule recognises it."""
+    for rule in RULES:
+        found = rule(view, edit)
+        if found is not None:
+            return found
+    return None
+
+
+# -- typography -----------------------------------------------------------------------------------
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def _skeleton(words: list[str]) -> str:
+    """Letters and digits only, lower-cased; punctuation between two digits is kept ("1,000" != "1.000")."""
+    text = " ".join(words).lower()
+    text = re.sub(r"(?<=\d)\s*([.,'])\s*(?=\d)", r"\1", text)
+    return re.sub(r"(?<!\d)[\W_]+|[\W_]+(?!\d)", "", text)
+
+
+def typography(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    old, new = view.ref_words(e), view.inp_words(e)
+    if _skeleton(old) != _skeleton(new):
+        return None
+    glued = sum(w[0].isalnum() for w in old) != sum(w[0].isalnum() for w in new)
+    if glued:
+        return "extraction", f"'{' '.join(old)}' / '{' '.join(new)}': words glued or split"
+    return "typography", "punctuation or letter case only" if old or new else "spacing"
+
+
+# -- links ----------------------------------------------------------------------------------------
+
+_MD_LINK = re.compile(r"\[([^\[\]]+)\]\(([^()\s]*(?:\([^)]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?\)")
+_HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", re.IGNORECASE | re.DOTALL)
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+|\b[\w.-]+@[\w-]+\.[\w.]+\b|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|"
+                  r"md|html?|pdf)(?:/[^\s<>()\[\]]*)?", re.IGNORECASE)
+
+
+def _link_marks(tokens) -> tuple[list[bool], list[bool]]:
+    """For each token of a clause: whether it lies in a link's label, and whether in an address."""
+    source = tokens.original
+    labels: list[tuple[int, int]] = [m.span(1) for m in _MD_LINK.finditer(source)] + [m.span(1) for m in _HTML_LINK.finditer(source)]
+    urls = [m.span() for m in _URL.finditer(source)]
+    in_label, in_url = [], []
+    for k in range(len(tokens.words)):
+        start, end = tokens.original_span(k, k + 1)
+        in_label.append(any(a <= start and end <= b for a, b in labels))
+        in_url.append(any(a <= start and end <= b for a, b in urls))
+    return in_label, in_url
+
+
+def link(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    ref_label, ref_url = view_marks(view, "ref")
+    inp_label, inp_url = view_marks(view, "inp")
+    old = range(e.i1, e.i2)
+    new = range(e.j1, e.j2)
+    punctuation = {k for k in old if not view.ref.words[k][0].isalnum()}, {k for k in new if not view.inp.words[k][0].isalnum()}
+    if not all(ref_label[k] or ref_url[k] or k in punctuation[0] for k in old):
+        return None
+    if not all(inp_label[k] or inp_url[k] or k in punctuation[1] for k in new):
+        return None
+    old_words = [view.ref.words[k].lower() for k in old if ref_label[k] and k not in punctuation[0]]
+    new_words = [view.inp.words[k].lower() for k in new if inp_label[k] and k not in punctuation[1]]
+    if not old_words and not new_words:
+        return "link", "only a link address changed"
+    if old_words and new_words and not _label_kin(old_words, new_words, view.lexicon):
+        return None  # a link to another document: its label names what is referred to
+    what = "a link added" if not old_words else "a link removed" if not new_words else "a link's label reworded"
+    return "link", what
+
+
+def view_marks(view: PairView, side: str) -> tuple[list[bool], list[bool]]:
+    """The link marks of one side, read once per view."""
+    memo = view.__dict__.setdefault("_link_marks", {})
+    if side not in memo:
+        memo[side] = _link_marks(view.ref if side == "ref" else view.inp)
+    return memo[side]
+
+
+def _label_kin(old: list[str], new: list[str], lexicon: Lexicon) -> bool:
+    """Two labels of one link: one names nothing ("here"), or they share a content word."""
+    generic = {tuple(g.split()) for g in lexicon.get("editorial.generic_link_labels")}
+    if tuple(old) in generic or tuple(new) in generic:
+        return True
+    stop = lexicon.words("words.stopwords")
+    return bool({w for w in old if w not in stop} & {w for w in new if w not in stop})
+
+
+# -- renames --------------------------------------------------------------------------------------
+
+def rename(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    context = view.context
+    if not context.renames:
+        return None
+    old, new = [w.lower() for w in view.ref_words(e)], [w.lower() for w in view.inp_words(e)]
+    # the edit itself, or with the word before it when words were cut or added ("Terms of Service" -> "Terms")
+    tries = [(old, new)]
+    if e.i1 > 0 and e.j1 > 0:
+        tries.append(([view.ref.words[e.i1 - 1].lower(), *old], [view.inp.words[e.j1 - 1].lower(), *new]))
+    if e.i2 < len(view.ref.words) and e.j2 < len(view.inp.words):
+        tries.append(([*old, view.ref.words[e.i2].lower()], [*new, view.inp.words[e.j2].lower()]))
+    for a, b in tries:
+        found = context.rename(_strip_punctuation(a), _strip_punctuation(b)) or context.rename(a, b)
+        if found is not None:
+            return "rename", found.describe()
+    return None
+
+
+def _strip_punctuation(words: list[str]) -> list[str]:
+    return [w for w in words if w[0].isalnum()]
+
+
+def corporate_suffix(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """A company's name with or without its suffix ("37signals LLC" -> "37signals", "Acme, Inc." -> "Acme")."""
+    suffixes = corporate_suffixes(view.lexicon)
+    old, new = view.ref_words(e), view.inp_words(e)
+    changed = [w for w in old + new if w[0].isalnum()]
+    if not changed or any(w.lower().rstrip(".") not in suffixes for w in changed):
+        return None
+    if old and new:
+        return None  # one suffix for another: another company form
+    tokens, start = (view.ref, e.i1) if old else (view.inp, e.j1)
+    before = tokens.words[start - 1] if start > 0 else ""
+    if before == "," and start > 1:
+        before = tokens.words[start - 2]
+    if not before[:1].isupper() and not before[:1].isdigit():
+        return None
+    return "rename", f"'{' '.join(old or new)}' {'dropped from' if old else 'added to'} the name '{before}'"
+
+
+def alias(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """A party named by another of its aliases ("The Company does not" -> "We do not")."""
+    groups = view.context.aliases
+    if not groups:
+        return None
+    lexicon = view.lexicon
+    determiners = frozenset(lexicon.get("editorial.determiners"))
+    old = [w.lower() for w in view.ref_words(e) if w[0].isalnum()]
+    new = [w.lower() for w in view.inp_words(e) if w[0].isalnum()]
+    for group in groups:
+        names_old = [w for w in old if w in group]
+        names_new = [w for w in new if w in group]
+        pronouns = frozenset(lexicon.get("editorial.party_pronouns"))
+        if not names_new or not (names_old or all(w in pronouns for w in old if w not in determiners)):
+            continue
+        rest_old = [w for w in old if w not in group and w not in determiners and w not in pronouns]
+        rest_new = [w for w in new if w not in group and w not in determiners]
+        if len(rest_old) == len(rest_new) and all(same_lemma(x, y) for x, y in zip(rest_old, rest_new, strict=True)):
+            return "rename", f"'{' '.join(old)}' -> '{' '.join(new)}': one party, named by another alias"
+    return None
+
+
+# -- grammar --------------------------------------------------------------------------------------
+
+_IRREGULAR = {frozenset(p) for p in (("is", "are"), ("was", "were"), ("has", "have"), ("does", "do"), ("this", "these"),
+                                      ("that", "those"), ("it", "they"), ("its", "their"), ("child", "children"))}
+
+
+def same_lemma(x: str, y: str) -> bool:
+    """One word, inflected for number or person: "service" / "services", "reserves" / "reserve", "policy" / "policies"."""
+    if x == y:
+        return True
+    if frozenset((x, y)) in _IRREGULAR:
+        return True
+    short, long_ = sorted((x, y), key=len)
+    return len(short) >= 3 and (long_ in (short + "s", short + "es") or short.endswith("y") and long_ == short[:-1] + "ies")
+
+
+_ARTICLES = frozenset({"the", "a", "an", "this", "these", "that", "those", "such", "said"})
+
+
+def grammar(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    old = [w.lower() for w in view.ref_words(e) if w[0].isalnum()]
+    new = [w.lower() for w in view.inp_words(e) if w[0].isalnum()]
+    if not old and not new:
+        return None
+    if len(old) == len(new) and all(same_lemma(x, y) for x, y in zip(old, new, strict=True)):
+        return "grammar", f"'{' '.join(old)}' -> '{' '.join(new)}': the same word in another form"
+    determiners = frozenset(view.lexicon.get("editorial.determiners"))
+    if all(w in determiners for w in old + new) and len(old) <= 1 and len(new) <= 1:
+        # an article for another, or for a possessive: never one party's possessive for another's
+        if not old or not new or old[0] in _ARTICLES or new[0] in _ARTICLES:
+            return "grammar", f"'{' '.join(old) or '-'}' -> '{' '.join(new) or '-'}': a determiner"
+    return None
+
+
+# -- cross-references -----------------------------------------------------------------------------
+
+_LABEL = re.compile(r"^(?:\d+[a-z]?|[ivxlcdm]+|[a-z]|[().,\-])$", re.IGNORECASE)
+_XREF_WORDS = frozenset({"section", "sections", "clause", "clauses", "article", "articles", "schedule", "schedules",
+                         "exhibit", "exhibits", "annex", "appendix", "attachment", "paragraph", "paragraphs",
+                         "subsection", "item", "part", "§", "§§", "rider", "table"})
+
+
+def cross_reference(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    old, new = view.ref_words(e), view.inp_words(e)
+    if not old or not new or not all(_LABEL.match(w) for w in old + new):
+        return None
+    before_ref = [w.lower() for w in view.ref.words[max(0, e.i1 - 3):e.i1]]
+    before_inp = [w.lower() for w in view.inp.words[max(0, e.j1 - 3):e.j1]]
+    if _XREF_WORDS & set(before_ref) and _XREF_WORDS & set(before_inp):
+        return "cross-reference", f"'{' '.join(old)}' -> '{' '.join(new)}': the number of a cross-reference"
+    if e.i1 == 0 and e.j1 == 0:
+        return "renumbering", f"'{' '.join(old)}' -> '{' '.join(new)}': a list label"
+    return None
+
+
+# -- illustrations --------------------------------------------------------------------------------
+
+def _markers(lexicon: Lexicon) -> list[tuple[str, ...]]:
+    return lexicon.memo("editorial.markers", lambda: sorted(
+        (tuple(m.split()) for m in lexicon.get("editorial.illustration_markers")), key=len, reverse=True))
+
+
+def _marker_before(words: tuple[str, ...], sentence_start: int, at: int, lexicon: Lexicon) -> int | None:
+    """Index just after the last illustration marker between ``sentence_start`` and ``at`` (None if none)."""
+    low = [w.lower() for w in words]
+    breakers = frozenset(lexicon.get("editorial.illustration_breakers"))
+    for k in range(at - 1, sentence_start - 1, -1):
+        for marker in _markers(lexicon):
+            n = len(marker)
+            if tuple(low[k:k + n]) == marker and k + n <= at:
+                near = set(low[max(sentence_start, k - 2):k]) | set(low[k + n:k + n + 2])
+                return None if near & breakers else k + n
+    return None
+
+
+def illustration(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    lexicon = view.lexicon
+    ref_start, _ = view.ref_sentence(e)
+    inp_start, _ = view.inp_sentence(e)
+    after_ref = _marker_before(view.ref.words, ref_start, e.i1, lexicon)
+    after_inp = _marker_before(view.inp.words, inp_start, e.j1, lexicon)
+    if after_ref is None or after_inp is None:
+        return None
+    changed = [w.lower() for w in view.ref_words(e) + view.inp_words(e)]
+    if _meaning_bearing(changed, lexicon):
+        return None
+    return "illustration", "an example in a non-exhaustive list"
+
+
+def _meaning_bearing(words: list[str], lexicon: Lexicon) -> bool:
+    fixed = lexicon.memo("editorial.meaning", lambda: frozenset(
+        lexicon.words("words.negators") | lexicon.words("words.modals") | lexicon.words("words.exceptions")
+        | lexicon.words("words.conditions")))
+    return any(w in fixed or w[:1].isdigit() for w in words)
+
+
+# -- pointers -------------------------------------------------------------------------------------
+
+def _pointer_patterns(lexicon: Lexicon) -> list[re.Pattern[str]]:
+    return lexicon.memo("editorial.pointers", lambda: [re.compile(p, re.IGNORECASE)
+                                                       for p in lexicon.get("editorial.pointer_patterns")])
+
+
+def is_pointer(sentence: str, lexicon: Lexicon) -> bool:
+    """Whether a sentence only sends the reader elsewhere ("For more details, see our Use Restrictions policy")."""
+    breakers = frozenset(lexicon.get("editorial.pointer_breakers"))
+    if any(w in breakers for w in re.findall(r"[a-z]+", sentence.lower())):
+        return False
+    return any(p.search(sentence) for p in _pointer_patterns(lexicon))
+
+
+def pointer(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    sentences = []
+    if e.i2 > e.i1 or e.j2 == e.j1:
+        a, b = view.ref_sentence(e)
+        sentences.append(" ".join(view.ref.words[a:b]))
+    if e.j2 > e.j1 or e.i2 == e.i1:
+        a, b = view.inp_sentence(e)
+        sentences.append(" ".join(view.inp.words[a:b]))
+    if sentences and all(is_pointer(s, view.lexicon) for s in sentences):
+        return "pointer", "a sentence that refers the reader elsewhere"
+    return None
+
+
+RULES: tuple[Rule, ...] = (typography, link, rename, corporate_suffix, alias, grammar, cross_reference, illustration,
+                           pointer)
