@@ -30,6 +30,7 @@ from conflictkit.align import align
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
+from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
 from conflictkit.lexicon import DEFAULT_LANGUAGE
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
@@ -221,7 +222,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return flag_non_operative(clauses, document)
+        return flag_navigation(flag_non_operative(clauses, document), document.original)
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses

@@ -34,12 +34,31 @@ from conflictkit.lexicon import Lexicon
 Rule = Callable[[PairView, TextEdit], "tuple[str, str] | None"]
 
 
-def classify(view: PairView, edit: TextEdit) -> tuple[str, str] | None:
-    """The editorial class of an edit and a detail in words, or None when no rule recognises it."""
-    for rule in RULES:
-        found = rule(view, edit)
-        if found is not None:
-            return found
+def classify(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
+    """``(verdict, class, detail)`` of an edit a rule recognises: verdict ``editorial`` (class from
+    :data:`RULES`) or ``same-effect`` (a rewording :data:`SAME_EFFECT_RULES` show to change nothing);
+    None when no rule does.
+
+    An edit joined from nearby changes ("this Terms of Service" -> "these Terms": a determiner and a
+    shortened name) is recognised when each of its parts is; it is named by the first part that is
+    not typography, and it is same-effect when any part is."""
+    whole = _first_rule(view, edit)
+    if whole is not None or not edit.parts:
+        return whole
+    found = [_first_rule(view, part) for part in edit.parts]
+    if any(f is None for f in found):
+        return None
+    telling = [f for f in found if f[1] != "typography"] or found
+    verdict = "same-effect" if any(f[0] == "same-effect" for f in found) else "editorial"
+    return verdict, telling[0][1], "; ".join(detail for _, _, detail in telling)
+
+
+def _first_rule(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
+    for verdict, rules in (("editorial", RULES), ("same-effect", SAME_EFFECT_RULES)):
+        for rule in rules:
+            found = rule(view, edit)
+            if found is not None:
+                return verdict, found[0], found[1]
     return None
 
 
@@ -73,45 +92,51 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+|\b[\w.-]+@[\w-]+\.[\w.]+\b
                   r"md|html?|pdf)(?:/[^\s<>()\[\]]*)?", re.IGNORECASE)
 
 
-def _link_marks(tokens) -> tuple[list[bool], list[bool]]:
-    """For each token of a clause: whether it lies in a link's label, and whether in an address."""
-    source = tokens.original
-    labels: list[tuple[int, int]] = [m.span(1) for m in _MD_LINK.finditer(source)] + [m.span(1) for m in _HTML_LINK.finditer(source)]
-    urls = [m.span() for m in _URL.finditer(source)]
-    in_label, in_url = [], []
-    for k in range(len(tokens.words)):
-        start, end = tokens.original_span(k, k + 1)
-        in_label.append(any(a <= start and end <= b for a, b in labels))
-        in_url.append(any(a <= start and end <= b for a, b in urls))
-    return in_label, in_url
+def _link_spans(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The spans of a clause's link labels and of its addresses (URLs, e-mail addresses, file names)."""
+    labels: list[tuple[int, int]] = []
+    if "[" in source:
+        labels += [m.span(1) for m in _MD_LINK.finditer(source)]
+    if "<a" in source or "<A" in source:
+        labels += [m.span(1) for m in _HTML_LINK.finditer(source)]
+    urls = [m.span() for m in _URL.finditer(source)] if ("/" in source or "@" in source or "." in source) else []
+    return labels, urls
+
+
+def _marks(view: PairView, side: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The link spans of one side, read once per view."""
+    memo = view.__dict__.setdefault("_link_spans", {})
+    if side not in memo:
+        memo[side] = _link_spans((view.ref if side == "ref" else view.inp).original)
+    return memo[side]
+
+
+def _inside(tokens, k: int, spans: list[tuple[int, int]]) -> bool:
+    start, end = tokens.original_span(k, k + 1)
+    return any(a <= start and end <= b for a, b in spans)
 
 
 def link(view: PairView, e: TextEdit) -> tuple[str, str] | None:
-    ref_label, ref_url = view_marks(view, "ref")
-    inp_label, inp_url = view_marks(view, "inp")
-    old = range(e.i1, e.i2)
-    new = range(e.j1, e.j2)
-    punctuation = {k for k in old if not view.ref.words[k][0].isalnum()}, {k for k in new if not view.inp.words[k][0].isalnum()}
-    if not all(ref_label[k] or ref_url[k] or k in punctuation[0] for k in old):
+    (ref_labels, ref_urls), (inp_labels, inp_urls) = _marks(view, "ref"), _marks(view, "inp")
+    if not (ref_labels or ref_urls or inp_labels or inp_urls):
         return None
-    if not all(inp_label[k] or inp_url[k] or k in punctuation[1] for k in new):
-        return None
-    old_words = [view.ref.words[k].lower() for k in old if ref_label[k] and k not in punctuation[0]]
-    new_words = [view.inp.words[k].lower() for k in new if inp_label[k] and k not in punctuation[1]]
+    old_words, new_words = [], []
+    for tokens, lo, hi, labels, urls, words in ((view.ref, e.i1, e.i2, ref_labels, ref_urls, old_words),
+                                                (view.inp, e.j1, e.j2, inp_labels, inp_urls, new_words)):
+        for k in range(lo, hi):
+            word = tokens.words[k]
+            if not word[0].isalnum():
+                continue
+            if _inside(tokens, k, labels):
+                words.append(word.lower())
+            elif not _inside(tokens, k, urls):
+                return None
     if not old_words and not new_words:
         return "link", "only a link address changed"
     if old_words and new_words and not _label_kin(old_words, new_words, view.lexicon):
         return None  # a link to another document: its label names what is referred to
     what = "a link added" if not old_words else "a link removed" if not new_words else "a link's label reworded"
     return "link", what
-
-
-def view_marks(view: PairView, side: str) -> tuple[list[bool], list[bool]]:
-    """The link marks of one side, read once per view."""
-    memo = view.__dict__.setdefault("_link_marks", {})
-    if side not in memo:
-        memo[side] = _link_marks(view.ref if side == "ref" else view.inp)
-    return memo[side]
 
 
 def _label_kin(old: list[str], new: list[str], lexicon: Lexicon) -> bool:
@@ -311,5 +336,43 @@ def pointer(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return None
 
 
-RULES: tuple[Rule, ...] = (typography, link, rename, corporate_suffix, alias, grammar, cross_reference, illustration,
-                           pointer)
+def short_name(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """A parenthesis that gives a short name, added or cut ('Writeboard (together, "37signals")')."""
+    if (e.i2 > e.i1) == (e.j2 > e.j1):
+        return None
+    words = view.ref_words(e) or view.inp_words(e)
+    if len(words) < 3 or words[0] != "(" or words[-1] != ")":
+        return None
+    leads = frozenset(view.lexicon.get("editorial.definition_leads"))
+    inner = [w for w in words[1:-1] if w not in (",", ":")]
+    quotes = [k for k, w in enumerate(inner) if w in ('"', "'")]
+    if len(quotes) != 2 or quotes[1] - quotes[0] > 7 or quotes[1] != len(inner) - 1:
+        return None
+    if not all(w.lower() in leads for w in inner[:quotes[0]]):
+        return None
+    name = " ".join(inner[quotes[0] + 1:quotes[1]])
+    return "rename", f"the short name '{name}' {'given' if e.j2 > e.j1 else 'dropped'}"
+
+
+# -- same effect ----------------------------------------------------------------------------------
+
+def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """A shared head spelled out for each item ("the EU-US and Swiss-US Framework" -> "the EU-US
+    Framework and the Swiss-US Framework"): the inserted words repeat those that follow them."""
+    if e.j2 <= e.j1:
+        return None
+    stop = view.lexicon.words("words.stopwords")
+    inserted = [w.lower() for w in view.inp.words[e.j1:e.j2] if w[0].isalnum() and w.lower() not in stop]
+    removed = [w.lower() for w in view.ref.words[e.i1:e.i2] if w[0].isalnum() and w.lower() not in stop]
+    if not inserted or removed or _meaning_bearing(inserted, view.lexicon):
+        return None
+    after = [w.lower() for w in view.inp.words[e.j2:e.j2 + len(inserted) + 4] if w[0].isalnum()]
+    reference = {w.lower() for w in view.ref.words}
+    if set(inserted) <= set(after) and set(inserted) <= reference:
+        return "distributed", f"'{' '.join(inserted)}' repeated for each item of a list"
+    return None
+
+
+RULES: tuple[Rule, ...] = (typography, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
+                           illustration, pointer)
+SAME_EFFECT_RULES: tuple[Rule, ...] = (distributed,)

@@ -34,12 +34,18 @@ _JOIN_GAP = 1  # tokens between two changed regions that still make them one edi
 
 @dataclass(frozen=True)
 class TextEdit:
-    """Tokens ``[i1, i2)`` of the reference replaced by tokens ``[j1, j2)`` of the input."""
+    """Tokens ``[i1, i2)`` of the reference replaced by tokens ``[j1, j2)`` of the input; ``parts`` are
+    the changed regions it was joined from (itself when it is one)."""
 
     i1: int
     i2: int
     j1: int
     j2: int
+    parts: tuple[TextEdit, ...] = ()
+
+    @property
+    def pieces(self) -> tuple[TextEdit, ...]:
+        return self.parts or (self,)
 
 
 @dataclass
@@ -110,10 +116,12 @@ def split_edits(a: Tokens, b: Tokens) -> list[TextEdit]:
     for tag, i1, i2, j1, j2 in token_opcodes(a, b):
         if tag == "equal":
             continue
+        part = TextEdit(i1, i2, j1, j2)
         if edits and i1 - edits[-1].i2 <= _JOIN_GAP and j1 - edits[-1].j2 <= _JOIN_GAP:
             last = edits.pop()
-            i1, j1 = last.i1, last.j1
-        edits.append(TextEdit(i1, i2, j1, j2))
+            edits.append(TextEdit(last.i1, i2, last.j1, j2, (*last.pieces, part)))
+        else:
+            edits.append(part)
     return edits
 
 
@@ -232,11 +240,14 @@ def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudg
                 if _is_content(d) and d not in differences:
                     differences.append(d)
                     owners.setdefault(n, []).append(d)
+    for n, d in unexplained_differences(view, owners, editorial, base, inp_atoms, base_spans):
+        differences.append(d)
+        owners.setdefault(n, []).append(d)
     rulings = []
     for n, e in enumerate(view.edits):
         if n in editorial:
-            kind, detail = classes[n]  # type: ignore[misc]
-            rulings.append(EditRuling("editorial", kind, detail))
+            verdict, kind, detail = classes[n]  # type: ignore[misc]
+            rulings.append(EditRuling(verdict, kind, detail))
         elif owners.get(n):
             ranked = owners[n]
             rulings.append(EditRuling("substantive", ranked[0].type, ranked[0].detail, ranked))
@@ -313,26 +324,13 @@ _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "ju
                      "nov", "dec"})
 
 
-def is_version_stamp(text: str, lexicon: Lexicon) -> bool:
-    """A short line stating the document's own date or version ("Last updated: July 10, 2020", "Version 1.0")."""
-    import re
-
-    if len(text) > int(lexicon.get("editorial.version_max_chars")):
-        return False
-    patterns = lexicon.memo("editorial.version", lambda: [re.compile(p, re.IGNORECASE)
-                                                          for p in lexicon.get("editorial.version_patterns")])
-    if not any(p.search(text) for p in patterns):
-        return False
-    modals = lexicon.words("words.modals")
-    return not any(w in modals for w in re.findall(r"[a-z]+", text.lower()))
-
-
 def version_differences(view: PairView, classes: list, base_text: str, inp_text: str) -> list[tuple[int, object]]:
     """Each edit that changes the date or number of a version stamp, with its ``version_date`` difference:
     reported apart from the changes of terms."""
+    from conflictkit.filters.rules import version_stamp
     from conflictkit.judges.atoms.compare import Difference
 
-    if not (is_version_stamp(base_text, view.lexicon) or is_version_stamp(inp_text, view.lexicon)):
+    if not (version_stamp(base_text, view.lexicon.language) or version_stamp(inp_text, view.lexicon.language)):
         return []
     out = []
     for n, e in enumerate(view.edits):
@@ -344,3 +342,91 @@ def version_differences(view: PairView, classes: list, base_text: str, inp_text:
             out.append((n, Difference("version_date", "version_date", old, new,
                                       f"the document's own date or version changed: '{old or ''}' -> '{new or ''}'")))
     return out
+
+
+# -- what the atoms of the whole clause cannot see -------------------------------------------------
+
+_KEPT_FOR_SENTENCES = 0.5  # share of the longer clause left as it was: one clause edited, not reworded
+_NEW_WORDS = 6  # content words new to the other clause that make an edit more than a rewording
+_VALUES = ("number", "date")
+
+
+def unexplained_differences(view: PairView, owners: dict[int, list], editorial: set[int], base, inp_atoms,
+                            base_spans: list[tuple[int, int]]) -> list[tuple[int, object]]:
+    """Differences of edits the clause-level comparison leaves unexplained: a value added where the
+    clause already states it elsewhere ("another 30 days" beside "30 days": values are a multiset),
+    and a sentence of new operative text added, cut or rewritten in an otherwise unchanged clause."""
+    out: list[tuple[int, object]] = []
+    inp_spans = _input_spans(view)
+    kept = _kept_share(view)
+    for n, e in enumerate(view.edits):
+        if n in editorial or owners.get(n):
+            continue
+        found = _repeated_value(base, inp_atoms, base_spans[n], inp_spans[n])
+        if found is None and kept >= _KEPT_FOR_SENTENCES:
+            found = _new_text(view, e)
+        if found is not None:
+            out.append((n, found))
+    return out
+
+
+def _kept_share(view: PairView) -> float:
+    changed_a = sum(e.i2 - e.i1 for e in view.edits)
+    changed_b = sum(e.j2 - e.j1 for e in view.edits)
+    longest = max(len(view.ref.words), len(view.inp.words), 1)
+    return min(len(view.ref.words) - changed_a, len(view.inp.words) - changed_b) / longest
+
+
+def _repeated_value(base, inp_atoms, base_span: tuple[int, int], inp_span: tuple[int, int]):
+    """A number or date the edit adds (or cuts) although the clause states the same value elsewhere."""
+    from collections import Counter
+
+    from conflictkit.judges.atoms.compare import Difference
+
+    def inside(atom, span: tuple[int, int]) -> bool:
+        return span[0] < span[1] and span[0] <= atom.start and atom.end <= span[1]
+
+    for atoms, other, span, added in ((inp_atoms, base, inp_span, True), (base, inp_atoms, base_span, False)):
+        here = [a for a in atoms.atoms if a.family in _VALUES and inside(a, span)]
+        if not here:
+            continue
+        mine = Counter(a.key for a in atoms.atoms if a.family in _VALUES)
+        theirs = Counter(a.key for a in other.atoms if a.family in _VALUES)
+        for atom in here:
+            if mine[atom.key] > theirs[atom.key]:
+                where = "added" if added else "removed"
+                return Difference(atom.family, f"{atom.family}_presence", None if added else atom.text,
+                                  atom.text if added else None,
+                                  f"'{atom.text}' {where}, although the clause states the same value elsewhere")
+    return None
+
+
+def _new_text(view: PairView, e: TextEdit):
+    """A sentence or more of operative text with words the other clause does not have."""
+    from conflictkit.filters.rules import non_binding_reason
+    from conflictkit.judges.atoms.compare import Difference
+    from conflictkit.judges.atoms.editorial import is_pointer
+
+    stop = view.lexicon.words("words.stopwords")
+    old, new = view.ref_words(e), view.inp_words(e)
+    other_a = {w.lower() for w in view.inp.words}
+    other_b = {w.lower() for w in view.ref.words}
+    gone = {w.lower() for w in old if w[0].isalpha() and len(w) > 2 and w.lower() not in stop} - other_a
+    came = {w.lower() for w in new if w[0].isalpha() and len(w) > 2 and w.lower() not in stop} - other_b
+    if max(len(gone), len(came)) < _NEW_WORDS:
+        return None
+    text_old, text_new = " ".join(old), " ".join(new)
+    for text in (text_old, text_new):
+        if text and (is_pointer(text, view.lexicon) or non_binding_reason(text) is not None):
+            return None
+    if came and gone:
+        what = "rewritten"
+    else:
+        what = "added" if came else "removed"
+    quote_old, quote_new = (text_old or None), (text_new or None)
+    return Difference("scope", "content_sentence", quote_old, quote_new,
+                      f"operative text {what}: '{_short(text_new or text_old)}'")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."

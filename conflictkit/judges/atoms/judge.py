@@ -35,6 +35,8 @@ def _difference_weights() -> type[Options]:
     weights = {name: spec for family in families() for name, spec in family.weights.items()}
     weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
     weights["version_date"] = (0.9, "the date or version number of the document's own version stamp changed")
+    weights["content_sentence"] = (0.85, "a sentence or more of operative text added, cut or rewritten in an "
+                                         "otherwise unchanged clause")
     fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
     return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
                         __doc__="How strongly each kind of difference means the clauses differ in effect "
