@@ -9,7 +9,9 @@ made consistently in many places is a rename. :class:`DocumentContext` holds suc
   the old wording gone from the input and the new one new to the reference), never of a word that
   carries meaning by itself (a negator, a modal, a number, a qualifier, a place);
 - **aliases**: names one document defines as the same party or thing ("When we say 'Company', 'we',
-  'our' or 'us', we mean Basecamp, LLC"), so "The Company does not" -> "We do not" is a rename.
+  'our' or 'us', we mean Basecamp, LLC"), so "The Company does not" -> "We do not" is a rename;
+- **moved passages**: a passage cut from one clause and added, with most of its words, to another
+  (a sentence moved to the next paragraph): both ends are a move, not a deletion and an addition.
 
 It is built by :func:`build_context` from the two indexed documents and the candidate pairs
 retrieval kept (the pairs a rename shows in); judges read it from ``Comparison.context`` and may
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from conflictkit.lexicon import Lexicon, load
@@ -30,6 +32,9 @@ _WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*|[^\w\s]")
 _MAX_PHRASE = 4  # words on either side of a substitution
 _MIN_SUBSTITUTIONS = 2
 _PAIR_OVERLAP = 0.6  # share of words two clauses must have in common for their diff to show renames
+_MOVE_OVERLAP = 0.4  # ... to show a passage that left or joined them
+_MOVED_WORDS = 8  # words of a passage that moved between clauses, at least
+_MOVED_SHARE = 0.75  # Dice overlap of the content words of where it left and where it arrived
 
 
 def words_of(text: str) -> list[str]:
@@ -50,12 +55,24 @@ class Rename:
         return f"'{' '.join(self.old)}' -> '{' '.join(self.new)}' ({self.why})"
 
 
+@dataclass(frozen=True)
+class Moved:
+    """A passage cut from reference clause ``reference`` and added to input clause ``input`` (as written there)."""
+
+    reference: str
+    old: str
+    input: str
+    new: str
+
+
 @dataclass
 class DocumentContext:
-    """What both whole documents say about names: renames and aliases (see the module docstring)."""
+    """What both whole documents say about names and text: renames, aliases, moved passages (see the
+    module docstring)."""
 
     renames: dict[tuple[tuple[str, ...], tuple[str, ...]], Rename] = field(default_factory=dict)
     aliases: list[frozenset[str]] = field(default_factory=list)
+    moved: list[Moved] = field(default_factory=list)
     language: str = "en"
 
     def rename(self, old: Sequence[str], new: Sequence[str]) -> Rename | None:
@@ -71,6 +88,7 @@ class DocumentContext:
         """One line per fact, for logs and the pairs file."""
         lines = [r.describe() for r in self.renames.values()]
         lines += [f"aliases: {', '.join(sorted(group))}" for group in self.aliases]
+        lines += [f"moved: '{m.old[:40]}...' ({m.reference} -> {m.input})" for m in self.moved]
         return lines
 
 
@@ -89,7 +107,9 @@ def build_context(reference: IndexedDocument, input: IndexedDocument, pairs: Seq
     context.aliases = [group for group, _ in ref_aliases + inp_aliases]
     for rename in _renamed_referents(ref_aliases, inp_aliases):
         context.renames[(rename.old, rename.new)] = rename
-    seen, named = _substitutions(reference, input, pairs)
+    edited = list(_edited_pairs(reference, input, pairs, _MOVE_OVERLAP))
+    seen, named = _substitutions(edited)
+    context.moved = _moved_text(edited, lexicon)
     ref_words, inp_words = words_of(ref_text), words_of(inp_text)
     for (old, new), count in seen.items():
         why = _consistent(old, new, count, (old, new) in named, ref_words, inp_words, lexicon)
@@ -101,24 +121,35 @@ def build_context(reference: IndexedDocument, input: IndexedDocument, pairs: Seq
 Substitution = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def _substitutions(reference: IndexedDocument, input: IndexedDocument,
-                   pairs: Sequence[CandidatePair]) -> tuple[Counter[Substitution], set[Substitution]]:
-    """Every short substitution in the word diffs of the clause pairs that are one clause edited, and
-    those seen at least once written as a name (a capital letter or a digit in a changed word)."""
+def _edited_pairs(reference: IndexedDocument, input: IndexedDocument, pairs: Sequence[CandidatePair],
+                  overlap: float) -> Iterator[tuple[str, str, list[str], list[str], list]]:
+    """The clause pairs that are one clause edited (at least ``overlap`` of the longer one's words
+    kept), one per reference clause (the pair retrieval ranks highest): ids, words as written, and
+    the opcodes of their lower-cased word diff."""
     from difflib import SequenceMatcher
 
     best: dict[str, CandidatePair] = {}
-    for p in pairs:  # one pair per reference clause: the one retrieval ranks highest
+    for p in pairs:
         if p.reference_id not in best or p.relevance > best[p.reference_id].relevance:
             best[p.reference_id] = p
-    found: Counter[Substitution] = Counter()
-    named: set[Substitution] = set()
     for p in best.values():
         raw_a, raw_b = _WORD.findall(reference.clause(p.reference_id).text), _WORD.findall(input.clause(p.input_id).text)
         a, b = [w.lower() for w in raw_a], [w.lower() for w in raw_b]
-        if not a or not b or sum((Counter(a) & Counter(b)).values()) < _PAIR_OVERLAP * max(len(a), len(b)):
+        if not a or not b or sum((Counter(a) & Counter(b)).values()) < overlap * max(len(a), len(b)):
             continue
-        for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        yield p.reference_id, p.input_id, raw_a, raw_b, SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+
+
+def _substitutions(edited: list) -> tuple[Counter[Substitution], set[Substitution]]:
+    """Every short substitution in the word diffs of the edited clause pairs, and those seen at least
+    once written as a name (a capital letter or a digit in a changed word)."""
+    found: Counter[Substitution] = Counter()
+    named: set[Substitution] = set()
+    for _, _, raw_a, raw_b, opcodes in edited:
+        a, b = [w.lower() for w in raw_a], [w.lower() for w in raw_b]
+        if sum((Counter(a) & Counter(b)).values()) < _PAIR_OVERLAP * max(len(a), len(b)):
+            continue
+        for tag, i1, i2, j1, j2 in opcodes:
             if tag == "equal" or i2 - i1 > _MAX_PHRASE or j2 - j1 > _MAX_PHRASE:
                 continue
             if tag != "replace":  # words cut or added: with the word before them ("terms of service" -> "terms")
@@ -131,6 +162,35 @@ def _substitutions(reference: IndexedDocument, input: IndexedDocument,
                 if name:
                     named.add(sub)
     return found, named
+
+
+def _moved_text(edited: list, lexicon: Lexicon) -> list[Moved]:
+    """Passages cut from one edited clause and added to another, with most of their content words:
+    text that moved between paragraphs."""
+    stop = _stopwords(lexicon)
+    cut, added = [], []
+    for ref_id, inp_id, raw_a, raw_b, opcodes in edited:
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag == "equal":
+                continue
+            if i2 - i1 >= _MOVED_WORDS:
+                cut.append((ref_id, inp_id, " ".join(raw_a[i1:i2])))
+            if j2 - j1 >= _MOVED_WORDS:
+                added.append((ref_id, inp_id, " ".join(raw_b[j1:j2])))
+    moved = []
+    for ref_id, from_pair, old in cut:
+        words_old = _content(old, stop)
+        for to_pair, inp_id, new in added:
+            if to_pair == ref_id and from_pair == inp_id:
+                continue  # the same pair: a passage rewritten in place
+            words_new = _content(new, stop)
+            if words_old and words_new and 2 * len(words_old & words_new) / (len(words_old) + len(words_new)) >= _MOVED_SHARE:
+                moved.append(Moved(ref_id, old, inp_id, new))
+    return moved
+
+
+def _content(text: str, stop: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in words_of(text) if w[0].isalnum() and w not in stop)
 
 
 def _trimmed(old: tuple[str, ...], new: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:

@@ -74,6 +74,16 @@ def _skeleton(words: list[str]) -> str:
     return re.sub(r"(?<!\d)[\W_]+|[\W_]+(?!\d)", "", text)
 
 
+def spelling(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """One word for its misspelling or its correction ("reoccurring" -> "recurring", "recieve" -> "receive")."""
+    from conflictkit.judges.atoms.families.content import is_typo
+
+    old, new = view.ref_words(e), view.inp_words(e)
+    if len(old) != 1 or len(new) != 1 or not is_typo(old[0].lower(), new[0].lower(), view.lexicon):
+        return None
+    return "typography", f"'{old[0]}' -> '{new[0]}': spelling"
+
+
 def typography(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     old, new = view.ref_words(e), view.inp_words(e)
     if _skeleton(old) != _skeleton(new):
@@ -354,6 +364,31 @@ def short_name(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return "rename", f"the short name '{name}' {'given' if e.j2 > e.j1 else 'dropped'}"
 
 
+def moved(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """A passage that moved to or from another clause, its atoms unchanged (where it left, the other
+    side of the edit holds at most a connective: "but" -> "In addition,")."""
+    if not view.context.moved:
+        return None
+    from conflictkit.context import words_of
+    from conflictkit.judges.atoms.compare import compare
+    from conflictkit.judges.atoms.extract import extract
+
+    stop = view.lexicon.words("words.stopwords")
+    old, new = " ".join(view.ref_words(e)), " ".join(view.inp_words(e))
+    for text, other, left in ((old, new, True), (new, old, False)):
+        if len([w for w in words_of(other) if w[0].isalnum()]) > 3:
+            continue
+        mine = {w for w in words_of(text) if w[0].isalnum() and w not in stop}
+        for m in view.context.moved:
+            theirs = {w for w in words_of(m.old if left else m.new) if w[0].isalnum() and w not in stop}
+            if not mine or 2 * len(mine & theirs) / (len(mine) + len(theirs)) < 0.75:
+                continue
+            language = view.lexicon.language
+            if not compare(extract(m.old, language), extract(m.new, language), view.lexicon):
+                return "moved", "a passage moved " + ("to" if left else "from") + " another paragraph, unchanged in effect"
+    return None
+
+
 # -- same effect ----------------------------------------------------------------------------------
 
 def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
@@ -361,7 +396,7 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     Framework and the Swiss-US Framework"): the inserted words repeat those that follow them."""
     if e.j2 <= e.j1:
         return None
-    stop = view.lexicon.words("words.stopwords")
+    stop = view.lexicon.words("words.stopwords") | frozenset(view.lexicon.get("editorial.coordinators"))
     inserted = [w.lower() for w in view.inp.words[e.j1:e.j2] if w[0].isalnum() and w.lower() not in stop]
     removed = [w.lower() for w in view.ref.words[e.i1:e.i2] if w[0].isalnum() and w.lower() not in stop]
     if not inserted or removed or _meaning_bearing(inserted, view.lexicon):
@@ -373,6 +408,6 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return None
 
 
-RULES: tuple[Rule, ...] = (typography, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
-                           illustration, pointer)
+RULES: tuple[Rule, ...] = (typography, spelling, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
+                           illustration, pointer, moved)
 SAME_EFFECT_RULES: tuple[Rule, ...] = (distributed,)

@@ -364,7 +364,7 @@ def unexplained_differences(view: PairView, owners: dict[int, list], editorial: 
             continue
         found = _repeated_value(base, inp_atoms, base_spans[n], inp_spans[n])
         if found is None and kept >= _KEPT_FOR_SENTENCES:
-            found = _new_text(view, e)
+            found = _new_text(view, e) or _other_name(view, e)
         if found is not None:
             out.append((n, found))
     return out
@@ -393,7 +393,7 @@ def _repeated_value(base, inp_atoms, base_span: tuple[int, int], inp_span: tuple
         mine = Counter(a.key for a in atoms.atoms if a.family in _VALUES)
         theirs = Counter(a.key for a in other.atoms if a.family in _VALUES)
         for atom in here:
-            if mine[atom.key] > theirs[atom.key]:
+            if mine[atom.key] > theirs[atom.key] >= 1:  # a value new to the clause is for its family to judge
                 where = "added" if added else "removed"
                 return Difference(atom.family, f"{atom.family}_presence", None if added else atom.text,
                                   atom.text if added else None,
@@ -430,3 +430,22 @@ def _new_text(view: PairView, e: TextEdit):
 
 def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+
+
+def _other_name(view: PairView, e: TextEdit):
+    """A name replaced by another in an otherwise unchanged clause ("means the Information Commissioner's
+    Office" -> "means the European Data Protection Board"): one office, body or product for another."""
+    from conflictkit.judges.atoms.compare import Difference
+    from conflictkit.judges.atoms.families.content import root
+
+    stop = view.lexicon.words("words.stopwords")
+    old = [w for w in view.ref_words(e) if w[0].isalnum() and w.lower() not in stop]
+    new = [w for w in view.inp_words(e) if w[0].isalnum() and w.lower() not in stop]
+    if not old or not new or not any(w[0].isupper() for w in old + new):
+        return None
+    if {root(w.lower()) for w in old} & {root(w.lower()) for w in new}:
+        return None  # the same name, reworded
+    if view.context.same_party([w.lower() for w in old], [w.lower() for w in new]):
+        return None
+    text_old, text_new = " ".join(view.ref_words(e)), " ".join(view.inp_words(e))
+    return Difference("scope", "content_swap", text_old, text_new, f"'{text_old}' -> '{text_new}': another name")

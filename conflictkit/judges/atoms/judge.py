@@ -143,6 +143,8 @@ class LegalAtomsJudge(Judge):
             lexical = max(lexical, dice(ruled.base.stems, inp.stems))
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
+        if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
+            heading = 1.0  # two definitions of one term deal with one matter, like clauses under one heading
         shared = atom_overlap(ref, inp)
         # clauses that differ in little but their verb are one matter with a changed act, not two matters
         same_words = dice(ref.word_set, inp.word_set)
@@ -209,3 +211,10 @@ class LegalAtomsJudge(Judge):
 def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
     """A clause's text as it stands in its file, and where it starts there."""
     return document.document.original[clause.span.start:clause.span.end], clause.span.start
+
+
+def _defines_same_term(a: str, b: str) -> bool:
+    from conflictkit.segmenters.kinds import defined_term
+
+    term = defined_term(a)
+    return term is not None and term == defined_term(b)
