@@ -265,8 +265,10 @@ _XREF_WORDS = frozenset({"section", "sections", "clause", "clauses", "article", 
 
 
 def cross_reference(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    from conflictkit.grounding.tokens import NUMBER_WORDS
+
     old, new = view.ref_words(e), view.inp_words(e)
-    if not old or not new or not all(_LABEL.match(w) for w in old + new):
+    if not old or not new or not all(_LABEL.match(w) or w.lower() in NUMBER_WORDS for w in old + new):
         return None
     before_ref = [w.lower() for w in view.ref.words[max(0, e.i1 - 3):e.i1]]
     before_inp = [w.lower() for w in view.inp.words[max(0, e.j1 - 3):e.j1]]

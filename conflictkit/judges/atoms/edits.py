@@ -441,7 +441,12 @@ def _other_name(view: PairView, e: TextEdit):
     stop = view.lexicon.words("words.stopwords")
     old = [w for w in view.ref_words(e) if w[0].isalnum() and w.lower() not in stop]
     new = [w for w in view.inp_words(e) if w[0].isalnum() and w.lower() not in stop]
-    if not old or not new or not any(w[0].isupper() for w in old + new):
+    from conflictkit.grounding.tokens import token_class
+
+    def named(words: list[str]) -> bool:
+        return any(w[0].isupper() and token_class(w) is None for w in words)
+
+    if not named(old) or not named(new):
         return None
     if {root(w.lower()) for w in old} & {root(w.lower()) for w in new}:
         return None  # the same name, reworded
