@@ -250,6 +250,12 @@ def word_diff_flags(reference: str, input: str) -> list[Flag]:
     return flags
 
 
+def baseline(dataset: RevisionSet) -> dict:
+    """The word-diff baseline on a revision set: its totals (it flags every hunk)."""
+    per_pair = [score_pair(p, word_diff_flags(read_document(p.reference), read_document(p.input))) for p in dataset.pairs]
+    return {"name": "word diff", "totals": totals(per_pair)}
+
+
 def read_document(path: Path) -> str:
     """A document's text as the hunk offsets index it: UTF-8, line endings kept."""
     with open(path, encoding="utf-8", newline="") as handle:

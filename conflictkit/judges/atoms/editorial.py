@@ -84,12 +84,36 @@ def spelling(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return "typography", f"'{old[0]}' -> '{new[0]}': spelling"
 
 
+def _boundaries(words: list[str], marks: str) -> set[int]:
+    """Positions, counted in letters and digits, where ``marks`` (a space, or a hyphen) part two of them."""
+    found, letters, pending = set(), 0, False
+    for k, word in enumerate(words):
+        if k and " " in marks:
+            pending = True
+        for c in word:
+            if c.isalnum():
+                if pending and letters:
+                    found.add(letters)
+                pending = False
+                letters += 1
+            elif c in marks:
+                pending = True
+    return found
+
+
+def _glued(words: list[str]) -> set[int]:
+    return _boundaries(words, " ")
+
+
+def _hyphens(words: list[str]) -> set[int]:
+    return _boundaries(words, "-\u2010\u2011")
+
+
 def typography(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     old, new = view.ref_words(e), view.inp_words(e)
     if _skeleton(old) != _skeleton(new):
         return None
-    glued = sum(w[0].isalnum() for w in old) != sum(w[0].isalnum() for w in new)
-    if glued:
+    if _glued(old) != _glued(new) and (_glued(old) ^ _glued(new)) - (_hyphens(old) | _hyphens(new)):
         return "extraction", f"'{' '.join(old)}' / '{' '.join(new)}': words glued or split"
     return "typography", "punctuation or letter case only" if old or new else "spacing"
 
@@ -131,6 +155,7 @@ def link(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     if not (ref_labels or ref_urls or inp_labels or inp_urls):
         return None
     old_words, new_words = [], []
+    stop = view.lexicon.words("words.stopwords")
     for tokens, lo, hi, labels, urls, words in ((view.ref, e.i1, e.i2, ref_labels, ref_urls, old_words),
                                                 (view.inp, e.j1, e.j2, inp_labels, inp_urls, new_words)):
         for k in range(lo, hi):
@@ -139,8 +164,8 @@ def link(view: PairView, e: TextEdit) -> tuple[str, str] | None:
                 continue
             if _inside(tokens, k, labels):
                 words.append(word.lower())
-            elif not _inside(tokens, k, urls):
-                return None
+            elif not _inside(tokens, k, urls) and word.lower() not in stop:
+                return None  # a word outside any link ("see [here]" -> "in our [guide]" keeps only "in our")
     if not old_words and not new_words:
         return "link", "only a link address changed"
     if old_words and new_words and not _label_kin(old_words, new_words, view.lexicon):
@@ -258,7 +283,7 @@ def grammar(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 
 # -- cross-references -----------------------------------------------------------------------------
 
-_LABEL = re.compile(r"^(?:\d+[a-z]?|[ivxlcdm]+|[a-z]|[().,\-])$", re.IGNORECASE)
+_LABEL = re.compile(r"^(?:\d+(?:\.\d+)*[a-z]?|[ivxlcdm]+|[a-z]|[().,\-])$", re.IGNORECASE)
 _XREF_WORDS = frozenset({"section", "sections", "clause", "clauses", "article", "articles", "schedule", "schedules",
                          "exhibit", "exhibits", "annex", "appendix", "attachment", "paragraph", "paragraphs",
                          "subsection", "item", "part", "§", "§§", "rider", "table"})

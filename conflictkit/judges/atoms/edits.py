@@ -229,8 +229,10 @@ def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudg
     owners = attribute(differences, base_text, base_spans, inp_atoms.text, _input_spans(view), editorial,
                        len(view.edits))
     for n, d in version_differences(view, classes, base_text, inp_atoms.text):
-        differences.append(d)
-        owners[n] = [d, *owners.get(n, [])]
+        # the stamp's date or number is its version, not a term: it replaces the date or number difference
+        replaced = [x for x in owners.get(n, []) if not any(x in others for m, others in owners.items() if m != n)]
+        differences = [x for x in differences if x not in replaced] + [d]
+        owners[n] = [d]
     if gives_up(base, inp_atoms, lexicon):  # words differ in many places: the content family reads each edit alone
         for n in range(len(view.edits)):
             if n in editorial:
@@ -305,7 +307,7 @@ def attribute(differences: list, base_text: str, base_spans: list[tuple[int, int
 def _is_content(difference) -> bool:
     from conflictkit.judges.atoms.families.content import FAMILY
 
-    return difference.weight in FAMILY.weights and difference.weight != "typo"
+    return (difference.weight in FAMILY.weights and difference.weight != "typo") or difference.weight == "content_sentence"
 
 
 def same_effect_kind(view: PairView, e: TextEdit) -> str:
@@ -360,7 +362,14 @@ def unexplained_differences(view: PairView, owners: dict[int, list], editorial: 
     inp_spans = _input_spans(view)
     kept = _kept_share(view)
     for n, e in enumerate(view.edits):
-        if n in editorial or owners.get(n):
+        if n in editorial:
+            continue
+        if owners.get(n):
+            # a name for another that its family weighs lightly (a new "party" read from a document's title)
+            if kept >= _KEPT_FOR_SENTENCES and not any(_is_content(d) for d in owners[n]):
+                found = _other_name(view, e)
+                if found is not None:
+                    out.append((n, found))
             continue
         found = _repeated_value(base, inp_atoms, base_spans[n], inp_spans[n])
         if found is None and kept >= _KEPT_FOR_SENTENCES:
@@ -454,3 +463,24 @@ def _other_name(view: PairView, e: TextEdit):
         return None
     text_old, text_new = " ".join(view.ref_words(e)), " ".join(view.inp_words(e))
     return Difference("scope", "content_swap", text_old, text_new, f"'{text_old}' -> '{text_new}': another name")
+
+
+def containment(view: PairView) -> float:
+    """The share of the shorter clause's content words the longer one repeats in order: a clause with a
+    sentence added, or a phrase swapped, still holds all (or most) of the other one."""
+    stop = view.lexicon.words("words.stopwords")
+
+    def content(tokens: Tokens, lo: int, hi: int) -> int:
+        return sum(1 for w in tokens.words[lo:hi] if w[0].isalnum() and w.lower() not in stop)
+
+    total_a, total_b = content(view.ref, 0, len(view.ref.words)), content(view.inp, 0, len(view.inp.words))
+    shorter = min(total_a, total_b)
+    if shorter < _CONTAINED_MIN_WORDS:
+        return 0.0
+    changed_a = sum(content(view.ref, e.i1, e.i2) for e in view.edits)
+    changed_b = sum(content(view.inp, e.j1, e.j2) for e in view.edits)
+    kept = min(total_a - changed_a, total_b - changed_b)
+    return kept / shorter
+
+
+_CONTAINED_MIN_WORDS = 5  # fewer content words than this prove nothing by being contained

@@ -25,7 +25,7 @@ from conflictkit.judges.atoms.score import (
 )
 from conflictkit.lexicon import languages, load
 from conflictkit.context import EMPTY, DocumentContext
-from conflictkit.judges.atoms.edits import PairView, judge_edits, text_of, view_of
+from conflictkit.judges.atoms.edits import PairView, containment, judge_edits, text_of, view_of
 from conflictkit.model import CandidatePair, Clause, Edit, EditSide, IndexedDocument, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
@@ -141,6 +141,8 @@ class LegalAtomsJudge(Judge):
         lexical = dice(ref.stems, inp.stems)
         if ruled is not None and ruled.base is not ref:  # renamed or retyped words are no loss of overlap
             lexical = max(lexical, dice(ruled.base.stems, inp.stems))
+        if view is not None:  # a clause held, in order, in the other (a sentence added) is one matter edited
+            lexical = max(lexical, (lexical + containment(view)) / 2)
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
