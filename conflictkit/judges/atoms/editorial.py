@@ -247,6 +247,24 @@ def alias(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return None
 
 
+def heading(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """A heading line that became the clause's run-in title, or the reverse ("**Data.**" on its own line
+    -> "**Data.** We keep..."): the words added at the start are the other clause's heading."""
+    if (e.i2 > e.i1) == (e.j2 > e.j1) or (e.i1 != 0 and e.j1 != 0):
+        return None
+    words = view.ref_words(e) or view.inp_words(e)
+    other_heading = view.headings[1] if e.i2 > e.i1 else view.headings[0]
+    if not other_heading:
+        return None
+    from conflictkit.context import words_of
+
+    said = [w for w in words_of(" ".join(words)) if w[0].isalnum()]
+    title = [w for w in words_of(other_heading) if w[0].isalnum()]
+    if said and said == title:
+        return "heading", "a heading line made the clause's run-in title, or the reverse"
+    return None
+
+
 # -- grammar --------------------------------------------------------------------------------------
 
 _IRREGULAR = {frozenset(p) for p in (("is", "are"), ("was", "were"), ("has", "have"), ("does", "do"), ("this", "these"),
@@ -435,6 +453,6 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return None
 
 
-RULES: tuple[Rule, ...] = (typography, spelling, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
+RULES: tuple[Rule, ...] = (typography, spelling, heading, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
                            illustration, pointer, moved)
 SAME_EFFECT_RULES: tuple[Rule, ...] = (distributed,)

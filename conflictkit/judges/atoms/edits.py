@@ -60,6 +60,8 @@ class PairView:
     edits: list[TextEdit]
     context: DocumentContext
     lexicon: Lexicon
+    headings: tuple[str | None, str | None] = (None, None)
+    """The headings the two clauses stand under (a run-in title in one may be a heading line in the other)."""
 
     def ref_words(self, e: TextEdit) -> list[str]:
         return list(self.ref.words[e.i1:e.i2])
@@ -126,10 +128,10 @@ def split_edits(a: Tokens, b: Tokens) -> list[TextEdit]:
 
 
 def view_of(ref_source: str, ref_origin: int, inp_source: str, inp_origin: int, context: DocumentContext | None,
-            lexicon: Lexicon) -> PairView:
+            lexicon: Lexicon, headings: tuple[str | None, str | None] = (None, None)) -> PairView:
     """The edit-level view of a pair, from each clause's original text and its offset in its file."""
     a, b = clause_tokens(ref_source), clause_tokens(inp_source)
-    return PairView(a, b, ref_origin, inp_origin, split_edits(a, b), context or EMPTY, lexicon)
+    return PairView(a, b, ref_origin, inp_origin, split_edits(a, b), context or EMPTY, lexicon, headings)
 
 
 def assemble(tokens_a: Tokens, tokens_b: Tokens, edits: list[TextEdit], applied: set[int]) -> tuple[str, list[tuple[int, int]]]:

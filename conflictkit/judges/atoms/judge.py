@@ -174,7 +174,8 @@ class LegalAtomsJudge(Judge):
         (ref_source, ref_origin), (inp_source, inp_origin) = sources
         if ref_clause.text == inp_clause.text:
             return None
-        view = view_of(ref_source, ref_origin, inp_source, inp_origin, context, lexicon)
+        view = view_of(ref_source, ref_origin, inp_source, inp_origin, context, lexicon,
+                       (ref_clause.heading, inp_clause.heading))
         if not view.edits or text_of(view.ref) != ref_clause.text or text_of(view.inp) != inp_clause.text:
             return None
         return view
