@@ -141,8 +141,9 @@ class LegalAtomsJudge(Judge):
         lexical = dice(ref.stems, inp.stems)
         if ruled is not None and ruled.base is not ref:  # renamed or retyped words are no loss of overlap
             lexical = max(lexical, dice(ruled.base.stems, inp.stems))
-        if view is not None:  # a clause held, in order, in the other (a sentence added) is one matter edited
-            lexical = max(lexical, (lexical + containment(view)) / 2)
+        held = containment(view) if view is not None else 0.0
+        if held >= _HELD:  # a clause held, in order, in the other (a sentence added) is one matter edited
+            lexical = max(lexical, (lexical + held) / 2)
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
         heading = heading_agreement(ref_clause.heading, inp_clause.heading)
         if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
@@ -214,6 +215,9 @@ class LegalAtomsJudge(Judge):
 def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
     """A clause's text as it stands in its file, and where it starts there."""
     return document.document.original[clause.span.start:clause.span.end], clause.span.start
+
+
+_HELD = 0.8  # share of the shorter clause's content words the longer one repeats in order: one clause edited
 
 
 def _defines_same_term(a: str, b: str) -> bool:
