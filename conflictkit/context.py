@@ -33,6 +33,7 @@ _MAX_PHRASE = 4  # words on either side of a substitution
 _MIN_SUBSTITUTIONS = 2
 _PAIR_OVERLAP = 0.6  # share of words two clauses must have in common for their diff to show renames
 _MOVE_OVERLAP = 0.4  # ... to show a passage that left or joined them
+_HELD = 0.8  # ... or share of the shorter one's words the longer one holds
 _MOVED_WORDS = 8  # words of a passage that moved between clauses, at least
 _MOVED_SHARE = 0.75  # Dice overlap of the content words of where it left and where it arrived
 
@@ -135,8 +136,9 @@ def _edited_pairs(reference: IndexedDocument, input: IndexedDocument, pairs: Seq
     for p in best.values():
         raw_a, raw_b = _WORD.findall(reference.clause(p.reference_id).text), _WORD.findall(input.clause(p.input_id).text)
         a, b = [w.lower() for w in raw_a], [w.lower() for w in raw_b]
-        if not a or not b or sum((Counter(a) & Counter(b)).values()) < overlap * max(len(a), len(b)):
-            continue
+        shared = sum((Counter(a) & Counter(b)).values()) if a and b else 0
+        if shared < overlap * max(len(a), len(b)) and shared < _HELD * min(len(a), len(b)):
+            continue  # neither one clause edited nor one clause held in another (a passage added to it)
         yield p.reference_id, p.input_id, raw_a, raw_b, SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
 
 

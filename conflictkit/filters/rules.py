@@ -164,6 +164,8 @@ def version_stamp(text: str, language: str = DEFAULT_LANGUAGE) -> bool:
     """A short line stating the document's own date or version ("Last updated: July 10, 2020",
     "Version 1.0", "These Terms were last updated on 14 March 2024"): compared like a clause, so a new
     date or version is reported (reason ``version_date``), never missing or added as a term."""
+    if not any(c.isdigit() for c in text):
+        return False
     lexicon = load(language)
     if len(text) > int(lexicon.get("editorial.version_max_chars")):
         return False

@@ -158,8 +158,8 @@ CHANGES = [
      "If the Supplier detects fraud, it will take steps as it deems appropriate, including informing the police."),
     ("a deadline softened", "The Agent shall promptly forward any complaint to the Principal.",
      "The Agent shall forward any complaint to the Principal as soon as reasonably practicable."),
-    ("a deadline tightened", "The Agent shall forward any complaint to the Principal without undue delay.",
-     "The Agent shall forward any complaint to the Principal without delay."),
+    ("a deadline tightened", "The Agent shall forward any complaint to the Principal as soon as practicable.",
+     "The Agent shall forward any complaint to the Principal immediately."),
     ("a value added where the clause states it elsewhere",
      "Invoices are payable within 30 days. Disputed amounts are settled after a further review.",
      "Invoices are payable within 30 days. Disputed amounts are settled after a further 30 days of review."),
@@ -172,7 +172,7 @@ CHANGES = [
 
 @pytest.mark.parametrize("what, reference, input", CHANGES, ids=[c[0] for c in CHANGES])
 def test_new_kinds_of_change_are_flagged_with_a_substantive_edit(what, reference, input):
-    judgement = judged(reference, input)
+    judgement = judged(reference, input, similarity=0.85)  # retrieval finds an edited clause this close
     assert judgement.p_conflict >= FLAG, (what, judgement.reasons)
     assert any(e.verdict == "substantive" for e in judgement.edits), what
 
@@ -191,7 +191,7 @@ SAME = [
 
 @pytest.mark.parametrize("what, reference, input", SAME, ids=[c[0] for c in SAME])
 def test_rewordings_of_the_same_kinds_are_not_flagged(what, reference, input):
-    judgement = judged(reference, input)
+    judgement = judged(reference, input, similarity=0.85)
     assert judgement.p_conflict < FLAG, (what, judgement.reasons)
     assert not any(e.verdict == "substantive" for e in judgement.edits), what
 

@@ -27,8 +27,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from conflictkit.context import corporate_suffixes
-from conflictkit.judges.atoms.edits import PairView, TextEdit, sentence_around
+from conflictkit.context import corporate_suffixes, words_of
+from conflictkit.judges.atoms.compare import compare
+from conflictkit.judges.atoms.edits import PairView, TextEdit
+from conflictkit.judges.atoms.extract import extract
+from conflictkit.judges.atoms.families.content import is_typo
+from conflictkit.grounding.tokens import NUMBER_WORDS
 from conflictkit.lexicon import Lexicon
 
 Rule = Callable[[PairView, TextEdit], "tuple[str, str] | None"]
@@ -54,12 +58,24 @@ def classify(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
 
 
 def _first_rule(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
-    for verdict, rules in (("editorial", RULES), ("same-effect", SAME_EFFECT_RULES)):
+    for verdict, rules in (("editorial", _rules(view, RULES)), ("same-effect", _rules(view, SAME_EFFECT_RULES))):
         for rule in rules:
             found = rule(view, edit)
             if found is not None:
                 return verdict, found[0], found[1]
     return None
+
+
+def _rules(view: PairView, rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """The rules that can fire on this pair at all (no link in either clause: no link rule...), read once per pair."""
+    memo = view.__dict__.setdefault("_rules", {})
+    if rules not in memo:
+        memo[rules] = tuple(r for r in rules if _NEEDS.get(r, lambda v: True)(view))
+    return memo[rules]
+
+
+def _has(view: PairView, words: frozenset[str]) -> bool:
+    return bool(words & view.word_set("ref")) or bool(words & view.word_set("inp"))
 
 
 # -- typography -----------------------------------------------------------------------------------
@@ -76,11 +92,12 @@ def _skeleton(words: list[str]) -> str:
 
 def spelling(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     """One word for its misspelling or its correction ("reoccurring" -> "recurring", "recieve" -> "receive")."""
-    from conflictkit.judges.atoms.families.content import is_typo
-
     old, new = view.ref_words(e), view.inp_words(e)
-    if len(old) != 1 or len(new) != 1 or not is_typo(old[0].lower(), new[0].lower(), view.lexicon):
+    if len(old) != 1 or len(new) != 1:
         return None
+    x, y = old[0].lower(), new[0].lower()
+    if abs(len(x) - len(y)) > 2 or (x[:1] != y[:1] and x[-1:] != y[-1:]) or not is_typo(x, y, view.lexicon):
+        return None  # a misspelling keeps its first or its last letter
     return "typography", f"'{old[0]}' -> '{new[0]}': spelling"
 
 
@@ -109,9 +126,13 @@ def _hyphens(words: list[str]) -> set[int]:
     return _boundaries(words, "-\u2010\u2011")
 
 
+def _letters(words: list[str]) -> str:
+    return "".join(c for w in words for c in w if c.isalnum()).lower()
+
+
 def typography(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     old, new = view.ref_words(e), view.inp_words(e)
-    if _skeleton(old) != _skeleton(new):
+    if _letters(old) != _letters(new) or _skeleton(old) != _skeleton(new):
         return None
     if _glued(old) != _glued(new) and (_glued(old) ^ _glued(new)) - (_hyphens(old) | _hyphens(new)):
         return "extraction", f"'{' '.join(old)}' / '{' '.join(new)}': words glued or split"
@@ -256,8 +277,6 @@ def heading(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     other_heading = view.headings[1] if e.i2 > e.i1 else view.headings[0]
     if not other_heading:
         return None
-    from conflictkit.context import words_of
-
     said = [w for w in words_of(" ".join(words)) if w[0].isalnum()]
     title = [w for w in words_of(other_heading) if w[0].isalnum()]
     if said and said == title:
@@ -308,8 +327,6 @@ _XREF_WORDS = frozenset({"section", "sections", "clause", "clauses", "article", 
 
 
 def cross_reference(view: PairView, e: TextEdit) -> tuple[str, str] | None:
-    from conflictkit.grounding.tokens import NUMBER_WORDS
-
     old, new = view.ref_words(e), view.inp_words(e)
     if not old or not new or not all(_LABEL.match(w) or w.lower() in NUMBER_WORDS for w in old + new):
         return None
@@ -329,16 +346,35 @@ def _markers(lexicon: Lexicon) -> list[tuple[str, ...]]:
         (tuple(m.split()) for m in lexicon.get("editorial.illustration_markers")), key=len, reverse=True))
 
 
-def _marker_before(words: tuple[str, ...], sentence_start: int, at: int, lexicon: Lexicon) -> int | None:
-    """Index just after the last illustration marker between ``sentence_start`` and ``at`` (None if none)."""
+def _marker_ends(words: tuple[str, ...], lexicon: Lexicon) -> list[int | None]:
+    """For each token, where the illustration marker it ends stops (None if it ends none, or the marker
+    is limited: "including only", "not including")."""
     low = [w.lower() for w in words]
     breakers = frozenset(lexicon.get("editorial.illustration_breakers"))
-    for k in range(at - 1, sentence_start - 1, -1):
+    ends: list[int | None] = [None] * (len(low) + 1)
+    first_words = {m[0] for m in _markers(lexicon)}
+    for k, w in enumerate(low):
+        if w not in first_words:
+            continue
         for marker in _markers(lexicon):
             n = len(marker)
-            if tuple(low[k:k + n]) == marker and k + n <= at:
-                near = set(low[max(sentence_start, k - 2):k]) | set(low[k + n:k + n + 2])
-                return None if near & breakers else k + n
+            if tuple(low[k:k + n]) == marker:
+                near = set(low[max(0, k - 2):k]) | set(low[k + n:k + n + 2])
+                if not near & breakers:
+                    ends[k + n] = k + n
+                break
+    return ends
+
+
+def _marker_before(view: PairView, side: str, sentence_start: int, at: int) -> int | None:
+    """Index just after the last illustration marker between ``sentence_start`` and ``at`` (None if none)."""
+    memo = view.__dict__.setdefault("_marker_ends", {})
+    if side not in memo:
+        memo[side] = _marker_ends((view.ref if side == "ref" else view.inp).words, view.lexicon)
+    ends = memo[side]
+    for k in range(at, sentence_start, -1):
+        if ends[k] is not None:
+            return ends[k]
     return None
 
 
@@ -346,8 +382,8 @@ def illustration(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     lexicon = view.lexicon
     ref_start, _ = view.ref_sentence(e)
     inp_start, _ = view.inp_sentence(e)
-    after_ref = _marker_before(view.ref.words, ref_start, e.i1, lexicon)
-    after_inp = _marker_before(view.inp.words, inp_start, e.j1, lexicon)
+    after_ref = _marker_before(view, "ref", ref_start, e.i1)
+    after_inp = _marker_before(view, "inp", inp_start, e.j1)
     if after_ref is None or after_inp is None:
         return None
     changed = [w.lower() for w in view.ref_words(e) + view.inp_words(e)]
@@ -372,21 +408,23 @@ def _pointer_patterns(lexicon: Lexicon) -> list[re.Pattern[str]]:
 
 def is_pointer(sentence: str, lexicon: Lexicon) -> bool:
     """Whether a sentence only sends the reader elsewhere ("For more details, see our Use Restrictions policy")."""
-    breakers = frozenset(lexicon.get("editorial.pointer_breakers"))
-    if any(w in breakers for w in re.findall(r"[a-z]+", sentence.lower())):
+    words = set(re.findall(r"[a-z]+", sentence.lower()))
+    if words & frozenset(lexicon.get("editorial.pointer_breakers")) or not words & _cues(lexicon):
         return False
     return any(p.search(sentence) for p in _pointer_patterns(lexicon))
 
 
 def pointer(view: PairView, e: TextEdit) -> tuple[str, str] | None:
-    sentences = []
-    if e.i2 > e.i1 or e.j2 == e.j1:
-        a, b = view.ref_sentence(e)
-        sentences.append(" ".join(view.ref.words[a:b]))
-    if e.j2 > e.j1 or e.i2 == e.i1:
-        a, b = view.inp_sentence(e)
-        sentences.append(" ".join(view.inp.words[a:b]))
-    if sentences and all(is_pointer(s, view.lexicon) for s in sentences):
+    memo = view.__dict__.setdefault("_pointers", {})
+    found = []
+    for side, tokens, used in (("ref", view.ref, e.i2 > e.i1 or e.j2 == e.j1), ("inp", view.inp, e.j2 > e.j1 or e.i2 == e.i1)):
+        if not used:
+            continue
+        span = view.ref_sentence(e) if side == "ref" else view.inp_sentence(e)
+        if (side, span) not in memo:
+            memo[(side, span)] = is_pointer(" ".join(tokens.words[span[0]:span[1]]), view.lexicon)
+        found.append(memo[(side, span)])
+    if found and all(found):
         return "pointer", "a sentence that refers the reader elsewhere"
     return None
 
@@ -414,10 +452,6 @@ def moved(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     side of the edit holds at most a connective: "but" -> "In addition,")."""
     if not view.context.moved:
         return None
-    from conflictkit.context import words_of
-    from conflictkit.judges.atoms.compare import compare
-    from conflictkit.judges.atoms.extract import extract
-
     stop = view.lexicon.words("words.stopwords")
     old, new = " ".join(view.ref_words(e)), " ".join(view.inp_words(e))
     for text, other, left in ((old, new, True), (new, old, False)):
@@ -456,3 +490,26 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 RULES: tuple[Rule, ...] = (typography, spelling, heading, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
                            illustration, pointer, moved)
 SAME_EFFECT_RULES: tuple[Rule, ...] = (distributed,)
+
+def _cues(lexicon: Lexicon) -> frozenset[str]:
+    return lexicon.memo("editorial.pointer_cues", lambda: frozenset(lexicon.get("editorial.pointer_cues")))
+
+
+def _marker_words(lexicon: Lexicon) -> frozenset[str]:
+    return lexicon.memo("editorial.marker_words", lambda: frozenset(m[0] for m in _markers(lexicon)))
+
+
+_LINK_SIGNS = ("[", "<a", "<A", "/", "@", "www")
+
+_NEEDS: dict[Rule, Callable[[PairView], bool]] = {
+    link: lambda v: any(c in v.ref.original or c in v.inp.original for c in _LINK_SIGNS),
+    rename: lambda v: bool(v.context.renames),
+    alias: lambda v: bool(v.context.aliases),
+    moved: lambda v: bool(v.context.moved),
+    corporate_suffix: lambda v: _has(v, corporate_suffixes(v.lexicon)),
+    short_name: lambda v: "(" in v.word_set("ref") or "(" in v.word_set("inp"),
+    heading: lambda v: bool(v.headings[0] or v.headings[1]),
+    illustration: lambda v: _has(v, _marker_words(v.lexicon)),
+    pointer: lambda v: _has(v, _cues(v.lexicon)),
+}
+"""What a pair must hold for a rule to have anything to recognise (a cheap test, read once per pair)."""

@@ -25,7 +25,8 @@ from conflictkit.judges.atoms.score import (
 )
 from conflictkit.lexicon import languages, load
 from conflictkit.context import EMPTY, DocumentContext
-from conflictkit.judges.atoms.edits import PairView, containment, judge_edits, text_of, view_of
+from conflictkit.judges.atoms.edits import PairView, view_of
+from conflictkit.judges.atoms.verdicts import containment, judge_edits
 from conflictkit.model import CandidatePair, Clause, Edit, EditSide, IndexedDocument, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
@@ -127,7 +128,18 @@ class LegalAtomsJudge(Judge):
              inp: ClauseAtoms, sources: tuple[tuple[str, int], tuple[str, int]], context: DocumentContext) -> Judgement:
         o = self.options
         lexicon = load(o.language)
-        view = self._view(sources, ref_clause, inp_clause, context, lexicon)
+        sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
+        heading = heading_agreement(ref_clause.heading, inp_clause.heading)
+        if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
+            heading = 1.0  # two definitions of one term deal with one matter, like clauses under one heading
+        shared = atom_overlap(ref, inp)
+        # clauses that differ in little but their verb are one matter with a changed act, not two matters
+        verbs = verb_disjoint(ref, inp) if dice(ref.word_set, inp.word_set) < o.verbs_below else 0.0
+        lexical = dice(ref.stems, inp.stems)
+        # two clauses about different matters, or one rewritten throughout, have no edits worth judging one by one
+        view = (self._view(sources, ref_clause, inp_clause, context, lexicon)
+                if _one_clause_edited(ref, inp) and p_same(lexical, sem, heading, shared, o, verbs)[0] >= _EDIT_FLOOR
+                else None)
         ruled = judge_edits(view, ref, inp, o.language) if view is not None else None
         diffs = ruled.differences if ruled is not None else compare(ref, inp, lexicon)
         non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
@@ -138,20 +150,11 @@ class LegalAtomsJudge(Judge):
             side, why = non_binding[0]
             diffs = [Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
                                 inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")]
-        lexical = dice(ref.stems, inp.stems)
         if ruled is not None and ruled.base is not ref:  # renamed or retyped words are no loss of overlap
             lexical = max(lexical, dice(ruled.base.stems, inp.stems))
-        held = containment(view) if view is not None else 0.0
+        held = containment(view) if view is not None and lexical < _HELD else 0.0
         if held >= _HELD:  # a clause held, in order, in the other (a sentence added) is one matter edited
             lexical = max(lexical, (lexical + held) / 2)
-        sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
-        heading = heading_agreement(ref_clause.heading, inp_clause.heading)
-        if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
-            heading = 1.0  # two definitions of one term deal with one matter, like clauses under one heading
-        shared = atom_overlap(ref, inp)
-        # clauses that differ in little but their verb are one matter with a changed act, not two matters
-        same_words = dice(ref.word_set, inp.word_set)
-        verbs = verb_disjoint(ref, inp) if same_words < o.verbs_below else 0.0
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
         differs, per_type = p_differs(diffs, 1.0 if non_binding else lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),
@@ -159,13 +162,16 @@ class LegalAtomsJudge(Judge):
         if sem is not None:
             signals["semantic"] = round(sem, 4)
         signals.update({f"atoms.{t}": round(w, 4) for t, w in per_type.items()})
-        edits = self._edits(view, ruled, same, bool(non_binding)) if ruled is not None else []
+        ranked = self._ranked(diffs)
+        reasons = self._reasons(ranked)
+        made = {id(d): r for d, r in zip(ranked, reasons, strict=True)}
+        edits = self._edits(view, ruled, same, bool(non_binding), made) if ruled is not None else []
         if edits:
             signals["edits.substantive"] = float(sum(e.verdict == "substantive" for e in edits))
             signals["edits.editorial"] = float(sum(e.verdict == "editorial" for e in edits))
         return Judgement(
             reference_id=pair.reference_id, input_id=pair.input_id, p_same=same, p_differs=differs,
-            p_conflict=p_conflict(same, differs, o.same_exponent), reasons=self._reasons(diffs),
+            p_conflict=p_conflict(same, differs, o.same_exponent), reasons=reasons,
             judge=self.name, signals=signals, edits=edits,
         )
 
@@ -177,11 +183,11 @@ class LegalAtomsJudge(Judge):
             return None
         view = view_of(ref_source, ref_origin, inp_source, inp_origin, context, lexicon,
                        (ref_clause.heading, inp_clause.heading))
-        if not view.edits or text_of(view.ref) != ref_clause.text or text_of(view.inp) != inp_clause.text:
+        if not view.edits or view.ref.normalized.strip() != ref_clause.text or view.inp.normalized.strip() != inp_clause.text:
             return None
         return view
 
-    def _edits(self, view: PairView, ruled, p_same: float, non_binding: bool) -> list[Edit]:
+    def _edits(self, view: PairView, ruled, p_same: float, non_binding: bool, made: dict[int, Reason]) -> list[Edit]:
         """The pair's edits with their verdicts and probabilities, spans in the original files."""
         o = self.options
         weights = weight_values(o.weights)
@@ -193,23 +199,28 @@ class LegalAtomsJudge(Judge):
             verdict, kind = ruling.verdict, ruling.kind
             if non_binding and verdict != "editorial":
                 verdict, kind, keep = "editorial", "non-binding", 1.0 - o.floor
-            reasons = self._reasons(ruling.differences) if verdict == "substantive" else []
+            reasons = [made[id(d)] if id(d) in made else self._reasons([d], validate=False)[0]
+                       for d in self._ranked(ruling.differences)] if verdict == "substantive" else []
             if reasons:
                 kind = reasons[0].type  # the strongest reason names the edit
             (rs, re_), (is_, ie) = view.ref_span(e), view.inp_span(e)
-            out.append(Edit(
-                reference=EditSide(start=rs, end=re_, text=view.ref.original[rs - view.ref_origin:re_ - view.ref_origin]),
-                input=EditSide(start=is_, end=ie, text=view.inp.original[is_ - view.inp_origin:ie - view.inp_origin]),
+            # built without validation: every field is computed here, and edits are made for every pair judged
+            out.append(Edit.model_construct(
+                reference=EditSide.model_construct(start=rs, end=re_, text=view.ref.original[rs - view.ref_origin:re_ - view.ref_origin]),
+                input=EditSide.model_construct(start=is_, end=ie, text=view.inp.original[is_ - view.inp_origin:ie - view.inp_origin]),
                 verdict=verdict, kind=kind, p_conflict=round(p_conflict(p_same, 1.0 - keep, o.same_exponent), 4),
                 reasons=reasons, detail=reasons[0].detail if reasons else ruling.detail,
             ))
         return out
 
-    def _reasons(self, diffs: list[Difference]) -> list[Reason]:
+    def _ranked(self, diffs: list[Difference]) -> list[Difference]:
+        """Strongest first, at most ``max_reasons``."""
         weights = weight_values(self.options.weights)
-        ranked = sorted(diffs, key=lambda d: -weights[d.weight])
-        return [Reason(type=d.type, reference=d.reference, input=d.input, detail=d.detail)
-                for d in ranked[: self.options.max_reasons]]
+        return sorted(diffs, key=lambda d: -weights[d.weight])[: self.options.max_reasons]
+
+    def _reasons(self, diffs: list[Difference], validate: bool = True) -> list[Reason]:
+        make = Reason if validate else Reason.model_construct  # an edit's reasons repeat the pair's, already checked
+        return [make(type=d.type, reference=d.reference, input=d.input, detail=d.detail) for d in self._ranked(diffs)]
 
 
 def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
@@ -217,7 +228,17 @@ def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
     return document.document.original[clause.span.start:clause.span.end], clause.span.start
 
 
-_HELD = 0.8  # share of the shorter clause's content words the longer one repeats in order: one clause edited
+_EDIT_FLOOR = 0.2  # P(same matter) below which a pair is not judged edit by edit
+_HELD = 1.0  # the shorter clause's content words all repeated, in order, by the longer one: text was added
+
+
+def _one_clause_edited(ref: ClauseAtoms, inp: ClauseAtoms) -> bool:
+    """Whether most words of the shorter clause are in the other: an edited clause, not another one."""
+    a, b = ref.word_set, inp.word_set
+    return bool(a) and bool(b) and len(a & b) >= _EDITED_WORDS * min(len(a), len(b))
+
+
+_EDITED_WORDS = 0.6
 
 
 def _defines_same_term(a: str, b: str) -> bool:

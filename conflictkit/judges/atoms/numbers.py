@@ -514,7 +514,8 @@ def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
 _GLUED = re.compile(r"[a-z]+")
 _GLUED_UNITS = frozenset({"st", "nd", "rd", "th", "d", "day", "days", "h", "hr", "hrs", "hour", "hours", "min", "mins",
                           "m", "k", "bn", "mm", "x", "am", "pm", "kg", "g", "mg", "km", "cm", "gb", "mb", "tb", "kb",
-                          "ms", "s", "sec", "secs", "yr", "yrs", "mo", "mos", "wk", "wks", "pct", "usd", "eur", "gbp"})
+                          "ms", "s", "sec", "secs", "yr", "yrs", "mo", "mos", "wk", "wks", "pct", "pc", "bp", "bps", "pa",
+                          "usd", "eur", "gbp"})
 
 
 def _part_of_name(low: str, end: int) -> bool:
