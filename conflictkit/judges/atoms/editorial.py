@@ -475,10 +475,13 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     Framework and the Swiss-US Framework"): the inserted words repeat those that follow them."""
     if e.j2 <= e.j1:
         return None
-    stop = view.lexicon.words("words.stopwords") | frozenset(view.lexicon.get("editorial.coordinators"))
-    inserted = [w.lower() for w in view.inp.words[e.j1:e.j2] if w[0].isalnum() and w.lower() not in stop]
-    removed = [w.lower() for w in view.ref.words[e.i1:e.i2] if w[0].isalnum() and w.lower() not in stop]
-    if not inserted or removed or _meaning_bearing(inserted, view.lexicon):
+    joins = frozenset(view.lexicon.get("editorial.coordinators")) | _ARTICLES
+    stop = view.lexicon.words("words.stopwords")
+    words = [w.lower() for w in view.inp.words[e.j1:e.j2] if w[0].isalnum()]
+    inserted = [w for w in words if w not in joins]
+    removed = [w.lower() for w in view.ref.words[e.i1:e.i2] if w[0].isalnum() and w.lower() not in joins]
+    # only the head and the words that join list items: no verb, negator or other function word comes along
+    if not inserted or removed or any(w in stop for w in inserted) or _meaning_bearing(words, view.lexicon):
         return None
     after = [w.lower() for w in view.inp.words[e.j2:e.j2 + len(inserted) + 4] if w[0].isalnum()]
     reference = {w.lower() for w in view.ref.words}

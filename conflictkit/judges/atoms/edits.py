@@ -149,7 +149,7 @@ def split_edits(a: Tokens, b: Tokens) -> list[TextEdit]:
     for tag, i1, i2, j1, j2 in middle:
         if tag == "equal":
             continue
-        i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
+        i1, i2, j1, j2 = _slid(x, y, i1 + head, i2 + head, j1 + head, j2 + head)
         part = TextEdit(i1, i2, j1, j2)
         if edits and i1 - edits[-1].i2 <= _JOIN_GAP and j1 - edits[-1].j2 <= _JOIN_GAP:
             last = edits.pop()
@@ -157,6 +157,18 @@ def split_edits(a: Tokens, b: Tokens) -> list[TextEdit]:
         else:
             edits.append(part)
     return edits
+
+
+def _slid(x: tuple[str, ...], y: tuple[str, ...], i1: int, i2: int, j1: int, j2: int) -> tuple[int, int, int, int]:
+    """A pure insertion or deletion moved as far right as the text allows, so that it starts a sentence
+    rather than ends one ("law." + ". We provide..." is "law." + "We provide ... .")."""
+    if i1 == i2:
+        while j2 < len(y) and i1 < len(x) and y[j1] == y[j2] == x[i1]:
+            i1, i2, j1, j2 = i1 + 1, i2 + 1, j1 + 1, j2 + 1
+    elif j1 == j2:
+        while i2 < len(x) and j1 < len(y) and x[i1] == x[i2] == y[j1]:
+            i1, i2, j1, j2 = i1 + 1, i2 + 1, j1 + 1, j2 + 1
+    return i1, i2, j1, j2
 
 
 def view_of(ref_source: str, ref_origin: int, inp_source: str, inp_origin: int, context: DocumentContext | None,

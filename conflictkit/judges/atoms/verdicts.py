@@ -280,7 +280,10 @@ def _other_name(view: PairView, e: TextEdit, parties_read: bool = False):
         return None
     if {root(w.lower()) for w in old} & {root(w.lower()) for w in new}:
         return None  # the same name, reworded
-    if parties_read and {w.lower() for w in old} <= view.word_set("inp") and {w.lower() for w in new} <= view.word_set("ref"):
+    def bare(words: list[str] | frozenset[str]) -> set[str]:
+        return {w.lower().removesuffix("'s").removesuffix("\u2019s") for w in words}
+
+    if parties_read and bare(old) <= bare(view.word_set("inp")) and bare(new) <= bare(view.word_set("ref")):
         return None  # both names stand in both clauses: roles traded, which the parties family has read
     if view.context.same_party([w.lower() for w in old], [w.lower() for w in new]):
         return None
