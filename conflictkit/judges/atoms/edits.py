@@ -222,17 +222,6 @@ def text_of(tokens: Tokens) -> str:
     return assemble(tokens, tokens, [], set())[0]
 
 
-def token_spans(tokens: Tokens) -> list[tuple[int, int]]:
-    """Where each token lies in :func:`text_of` ``(tokens)``."""
-    spans, length = [], 0
-    for k, word in enumerate(tokens.words):
-        if k and tokens.spaced_before(k):
-            length += 1
-        spans.append((length, length + len(word)))
-        length += len(word)
-    return spans
-
-
 @dataclass
 class EditRuling:
     """The verdict on one edit before it becomes a :class:`conflictkit.model.Edit`."""

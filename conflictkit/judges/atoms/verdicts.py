@@ -19,7 +19,7 @@ from conflictkit.filters.rules import non_binding_reason, version_stamp
 from conflictkit.grounding.tokens import Tokens, token_class
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.editorial import _XREF_WORDS, classify, is_pointer
-from conflictkit.judges.atoms.edits import EditRuling, PairView, TextEdit, assemble, token_spans
+from conflictkit.judges.atoms.edits import EditRuling, PairView, TextEdit, assemble
 from conflictkit.judges.atoms.extract import extract
 from conflictkit.judges.atoms.families.content import FAMILY as CONTENT, gives_up, root
 
@@ -82,7 +82,8 @@ def _input_spans(view: PairView) -> list[tuple[int, int]]:
     memo = view.__dict__.get("_input_spans")
     if memo is not None:
         return memo
-    spans = token_spans(view.inp)
+    lead = len(view.inp.normalized) - len(view.inp.normalized.lstrip())  # the clause text is the tokens' text, stripped
+    spans = [(a - lead, b - lead) for a, b in view.inp.spans]
     out = []
     for e in view.edits:
         if e.j2 > e.j1:
@@ -154,8 +155,11 @@ def version_differences(view: PairView, classes: list, base_text: str, inp_text:
     def values(words: list[str]) -> Counter[str]:
         return Counter(w.lower() for w in words if w[:1].isdigit() or w.lower() in _MONTHS)
 
+    def dates(e: TextEdit) -> bool:
+        return any(w[:1].isdigit() or w.lower() in _MONTHS for w in view.ref_words(e) + view.inp_words(e))
+
     # a new date or number, not the same one written another way ("January 15, 2025" / "15 January 2025")
-    dated = [n for n, e in enumerate(view.edits) if classes[n] is None
+    dated = [n for n, e in enumerate(view.edits) if classes[n] is None and dates(e)
              and values(view.ref_words(e)) != values(view.inp_words(e))]
     if not dated or not (version_stamp(base_text, view.lexicon.language) or version_stamp(inp_text, view.lexicon.language)):
         return []
