@@ -81,16 +81,21 @@ class LegalAtomsOptions(Options):
 
 
 class LegalAtomsJudge(Judge):
-    """Extracts typed legal atoms from both clauses of each pair and compares them.
+    """Extracts typed legal atoms from both clauses of each pair and compares them, edit by edit.
 
     Atoms: negation, modality (and who acts), numbers / amounts / percentages / durations with
     their comparators, dates, governing law / venue / territory / forum, qualifiers, exceptions
     and scope words. Every difference becomes a typed :class:`Reason` quoting each side's text.
+
+    A pair of one clause edited is judged edit by edit (:mod:`conflictkit.judges.atoms.verdicts`):
+    editorial edits (typography, links, renames the document context shows...) are applied to the
+    reference before the atoms are compared, every difference is attributed to its edits, and the
+    judgement carries every edit with its verdict (``Judgement.edits``).
     """
 
     name: ClassVar[str] = "legal-atoms"
     Options: ClassVar[type[Options]] = LegalAtomsOptions
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "3"  # 3: judged edit by edit, with the document context
 
     def warm_up(self) -> None:
         """Read the lexicon and compile its patterns (once per process), so the first pairs pay nothing."""
