@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from conflictkit.errors import BackendError
 from conflictkit.report.explanations import explanation_lines
-from conflictkit.report.render import describe_reason
+from conflictkit.report.view import describe_reason
 
 if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
