@@ -165,8 +165,33 @@ class _Builder:
             return
         for mark in list(self.open_marks):  # emphasis never runs past its block
             self.close_mark(mark)
+        if self.leaf["label_end"] == self.leaf["start"] and self.leaf["kind"] in ("paragraph", "heading"):
+            self.leaf["label_end"] = self._written_label_end(self.leaf["start"])
         self.leaves.append(Leaf(end=self.length, **self.leaf))
         self.leaf = None
+
+    def _written_label_end(self, start: int) -> int:
+        """Where a numbering label typed at the start of a leaf ("1.1", "(a)", "Section 4") ends, spaces included."""
+        from conflictkit.segmenters.labels import parse_label
+
+        text = "".join(self.parts)[start:] if len(self.parts) < 64 else self._tail(start)
+        label = parse_label(text[:80])
+        if label is None or label.kind == "bullet":
+            return start
+        end = label.end
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        return start + end
+
+    def _tail(self, start: int) -> str:
+        """The rendered text from ``start`` on (the current leaf), without joining everything before it."""
+        out, length = [], self.length
+        for part in reversed(self.parts):
+            out.append(part)
+            length -= len(part)
+            if length <= start:
+                break
+        return "".join(reversed(out))[start - length:]
 
     def open_mark(self, mark: str) -> None:
         self.open_marks.setdefault(mark, self.length)
@@ -443,8 +468,6 @@ def _paragraphs(text: str, blocks: Sequence | None) -> list[tuple[int, int, str]
 
 def _read_structured(source: str, out: _Builder, blocks: Sequence | None, soft_lines: bool) -> None:
     """Literal text in paragraphs; ``#`` headings, labels and ``| cell |`` rows as the loaders write them."""
-    from conflictkit.segmenters.labels import parse_label
-
     ids = 0
     table: Container | None = None
     for start, end, role in _paragraphs(source, blocks):
@@ -470,17 +493,6 @@ def _read_structured(source: str, out: _Builder, blocks: Sequence | None, soft_l
         while body < end and source[body] in " \t":
             body += 1
         out.open_leaf(kind, body, (), level, role)
-        label = parse_label(source[body:end])
-        if label is not None and label.kind != "bullet":
-            stop = body + label.end
-            out.add(source[body:stop], list(range(body, stop)))
-            gap = stop
-            while gap < end and source[gap] in " \t":
-                gap += 1
-            out.add(" ", stop)
-            if out.leaf is not None:
-                out.leaf["label_end"] = out.length
-            body = gap
         _literal(source, body, end, out, soft_lines)
 
 

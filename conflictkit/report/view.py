@@ -150,19 +150,20 @@ class ReportView:
     blocks per side, where the caller has them (a Word file's exact paragraphs).
     """
 
-    def __init__(self, report: dict, texts: dict[str, str] | None = None, blocks: dict[str, list] | None = None) -> None:
+    def __init__(self, report: dict, texts: dict[str, str] | None = None, sources: dict | None = None) -> None:
         self.report = report
         self.texts = texts or {}
-        self.blocks = blocks or {}
+        self.sources = sources or {}
         self._documents: dict[str, RenderedDocument] = {}
         self._lines: dict[str, LineIndex] = {}
+        self._diff = None
 
     @classmethod
     def of_result(cls, result) -> ReportView:
-        """The view of a finished comparison (:class:`~conflictkit.engine.ComparisonResult`)."""
+        """The view of a finished comparison (:class:`~conflictkit.engine.ComparisonResult`), with its loaders' maps."""
         documents = {side: getattr(result, side).document for side in SIDES}
         return cls(result.report, {side: d.original for side, d in documents.items()},
-                   {side: d.source.blocks for side, d in documents.items() if d.source is not None})
+                   {side: d.source for side, d in documents.items() if d.source is not None})
 
     @property
     def findings(self) -> list[dict]:
@@ -176,7 +177,8 @@ class ReportView:
     def document(self, side: str) -> RenderedDocument | None:
         """The side's whole document, rendered (None without its text)."""
         if side not in self._documents and side in self.texts:
-            self._documents[side] = render_document(self.texts[side], self.format(side), self.blocks.get(side))
+            source = self.sources.get(side)
+            self._documents[side] = render_document(self.texts[side], self.format(side), source.blocks if source else None)
         return self._documents.get(side)
 
     def _rendering(self, quote: dict, side: str) -> tuple[RenderedDocument, int]:
@@ -198,22 +200,38 @@ class ReportView:
         """A quote as the reader sees it, on one line."""
         return self.rendered(quote, side).strip()
 
-    def place(self, quote: dict, side: str) -> str:
-        """Where a quote is, as a reader finds it: ``2.1, line 24``, ``2.1, page 3``, ``paragraph 42``."""
+    def _where(self, quote: dict, side: str) -> str:
         fmt = self.format(side)
         if side not in self._lines and side in self.texts and fmt not in ("pdf", "docx", "html"):
             self._lines[side] = LineIndex(self.texts[side])
-        at = where_in_file(quote, fmt, self._lines.get(side))
+        return where_in_file(quote, fmt, self._lines.get(side))
+
+    def place(self, quote: dict, side: str) -> str:
+        """Where a quote is, as a reader finds it: ``2.1, line 24``, ``2.1, page 3``, ``paragraph 42``."""
+        at = self._where(quote, side)
         where = quote.get("section") or ("" if at else quote.get("clause_id"))
         return ", ".join(x for x in (where, at) if x)
 
     def located(self, quote: dict, side: str) -> str:
         """A quote's heading and place, for a line that introduces it: ``2.1 Grant of access, line 24``."""
-        fmt = self.format(side)
-        if side not in self._lines and side in self.texts and fmt not in ("pdf", "docx", "html"):
-            self._lines[side] = LineIndex(self.texts[side])
-        at = where_in_file(quote, fmt, self._lines.get(side))
+        at = self._where(quote, side)
         return ", ".join(x for x in (section_title(quote) or ("" if at else quote.get("clause_id")), at) if x)
+
+    def place_at(self, side: str, start: int, end: int, section: str | None = None) -> str:
+        """Where ``[start, end)`` of the side's document text is, as :meth:`place` says it for a quote."""
+        source = self.sources.get(side)
+        location = source.locate(start, end) if source is not None else None
+        return self.place({"start": start, "end": end, "section": section, "location": location}, side)
+
+    def diff(self):
+        """The redline of the whole input against the whole reference (:mod:`conflictkit.report.docdiff`),
+        each change classified by the findings; computed once."""
+        if self._diff is None:
+            from conflictkit.report.docdiff import classify, diff_documents
+
+            self._diff = diff_documents(self.document("reference"), self.document("input"))
+            classify(self._diff, self)
+        return self._diff
 
     def title(self, finding: dict) -> str:
         return finding_title(finding)
