@@ -135,7 +135,7 @@ def units_of(document: RenderedDocument) -> list[Unit]:
                 k += 1
                 group.append(k)
         label_end = leaf.label_end
-        label = (leaf.start, len(document.text[:label_end].rstrip()) if label_end > leaf.start else leaf.start)
+        label = (leaf.start, leaf.start + len(document.text[leaf.start:label_end].rstrip()))
         cells = tuple((leaves[i].label_end, leaves[i].end) for i in group)
         key = " | ".join(normalize(document.text[a:b], flatten=True).text.strip() for a, b in cells)
         units.append(Unit(tuple(group), leaf.start, leaves[group[-1]].end, label, cells,
@@ -252,7 +252,7 @@ def _changes(diff: DocumentDiff, index: int, step: Step) -> list[Change]:
         ref = diff.reference_units[step.reference] if step.reference is not None else None
         inp = diff.input_units[step.input] if step.input is not None else None
         return [Change(step.status, index, (ref.start, ref.end) if ref else (0, 0), (inp.start, inp.end) if inp else (0, 0),
-                       move=step.move)]
+                       kind="moved" if step.move is not None else "", move=step.move)]
     ref, inp = diff.reference_units[step.reference], diff.input_units[step.input]
     changes = _label_change(diff, index, step)
     for cell, ((a0, a1), (b0, b1)) in enumerate(zip(ref.cells, inp.cells, strict=True)):

@@ -69,6 +69,7 @@ class Leaf:
     level: int = 0
     containers: tuple[Container, ...] = ()
     role: str = "body"
+    marker: bool = False  # the label is its list item's marker (a list draws it), not text typed in the leaf
 
     @property
     def row(self) -> Container | None:
@@ -145,7 +146,7 @@ class _Builder:
             self.close_leaf()
             self.add("\n", self._after_last(at))
         self.leaf = {"kind": kind, "start": self.length, "label_end": self.length, "level": level,
-                     "containers": containers, "role": role}
+                     "containers": containers, "role": role, "marker": False}
 
     def _after_last(self, at: int) -> int:
         return min(at, self.offsets[-1] + 1) if self.offsets else at
@@ -159,6 +160,7 @@ class _Builder:
         self.add(" ", at + len(text) if written else at)
         if self.leaf is not None:
             self.leaf["label_end"] = self.length
+            self.leaf["marker"] = True
 
     def close_leaf(self) -> None:
         if self.leaf is None:

@@ -94,7 +94,7 @@ class _Writer:
 
     @staticmethod
     def _label_hidden(leaf: Leaf) -> bool:
-        return len(leaf.containers) >= 2 and leaf.containers[-1].tag == "li" and leaf.label_end > leaf.start
+        return leaf.marker and len(leaf.containers) >= 2 and leaf.containers[-1].tag == "li"
 
     def write(self) -> str:
         for leaf in self.doc.leaves:

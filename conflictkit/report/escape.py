@@ -22,9 +22,10 @@ _MD_INLINE = re.compile(r"([\\`*_{}\[\]<&|~#])")
 # stars, underscores at a word's edge, tags and autolinks, entities, link and image brackets,
 # strikethrough, and our own insertion marks. Checked by rendering, so a miss falls back to _MD_INLINE.
 _MD_RISKY = re.compile(
-    r"(\\(?=[!-/:-@\[-`{-~])|`|\*|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])|&(?=#?\w+;)|!(?=\[)|\[(?=[^\]]*\][(\[:])|~(?=~)"
+    r"(\\(?=[!-/:-@\[-`{-~])|`|\*|<(?=[A-Za-z/!?])|&(?=#?\w+;)|!(?=\[)|\[(?=[^\]]*\][(\[:])|~(?=~)"
     r"|\{(?=\+)|(?<=\+)\})"
 )
+_UNDERSCORE_RUN = re.compile(r"(?<!\\)_+")
 _MD_ANY = re.compile(r"[\\`*_<&!\[~{}#>|+=0-9-]")
 # What opens a block at the start of a line: a quote, a list item (``-``, ``+``, ``1.``, ``1)``), a rule.
 _MD_BLOCK_START = re.compile(r"^(>|[-+=](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))")
@@ -69,11 +70,19 @@ def escape_markdown(text: str, *, midline: bool = False) -> str:
         return flat
     start = (lambda s: s) if midline else _block_start
     prefix = "x " if midline else ""
-    light = start(_MD_RISKY.sub(r"\\\1", flat))
+    light = start(_UNDERSCORE_RUN.sub(_escape_run, _MD_RISKY.sub(r"\\\1", flat)))
     if _reads_as(prefix + light, prefix + flat):
         return light
     full = start(_MD_INLINE.sub(r"\\\1", flat))
     return full if _reads_as(prefix + full, prefix + flat) else _ASCII_PUNCT.sub(r"\\\1", flat)
+
+
+def _escape_run(match: re.Match[str]) -> str:
+    """A run of underscores inside a word stays as it is ("snake_case"); any other gets its first one escaped,
+    which leaves the rest of the run unable to open emphasis ("By: \\______" is a blank to fill in)."""
+    text, start, end = match.string, match.start(), match.end()
+    inside = 0 < start and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
+    return match.group() if inside else "\\" + match.group()
 
 
 def escape_cell(text: str) -> str:

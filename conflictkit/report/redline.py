@@ -19,6 +19,7 @@ CONTEXT_WORDS = 5
 WHOLE_WORDS = 40
 """Words of a deleted, inserted or moved paragraph shown before it is cut."""
 _WORD_RUNS = re.compile(r"\S+")
+_DOUBLE_SPACES = re.compile(r" {2,}")
 
 
 def render_redline_markdown(view: ReportView, changes: str = "all") -> str:
@@ -91,10 +92,18 @@ def _where(view: ReportView, diff, change) -> str:
         start, end = (change.reference if side == "reference" else change.input)
         if end <= start:
             start, end = unit.start, unit.end
-        label = document.text[unit.label[0]:unit.label[1]] or None
+        label = _section(document.text[unit.label[0]:unit.label[1]])
         origin = (int(document.offsets[start]), int(document.offsets[max(start, end - 1)]) + 1)
         parts.append(f"{side} {view.place_at(side, *origin, section=label)}".rstrip())
     return "; ".join(parts)
+
+
+def _section(label: str) -> str | None:
+    """A label as the section it numbers: "4.2." -> "4.2", "(b)" stays."""
+    from conflictkit.segmenters.labels import parse_label
+
+    parsed = parse_label(label.strip() + " ") if label.strip() else None
+    return (parsed.text if parsed is not None and parsed.kind != "bullet" else label.strip()) or None
 
 
 def _unit(diff, change, side):
@@ -121,21 +130,24 @@ def _shown(view: ReportView, diff, group: list) -> str:
         return body
     unit = _unit(diff, change, "input")
     cell = unit.cells[change.cell] if not change.label else (unit.start, unit.end)
-    parts = [_md(_last_words(inp_text[cell[0]:change.input[0]]))]
+    raw_before = inp_text[cell[0]:change.input[0]]
+    parts = [_md(_last_words(raw_before)) + (" " if raw_before[-1:].isspace() else "")]
     for k, item in enumerate(group):
         raw_deleted = ref_text[item.reference[0]:item.reference[1]]
         raw_inserted = inp_text[item.input[0]:item.input[1]]
         deleted, inserted = raw_deleted.strip(), raw_inserted.strip()
-        if raw_deleted[:1].isspace() or raw_inserted[:1].isspace():
+        if (raw_deleted[:1].isspace() or raw_inserted[:1].isspace()) and not parts[-1].endswith(" "):
             parts.append(" ")
         parts.append(" ".join(x for x in (f"~~{_md(deleted)}~~" if deleted else "",
                                           f"{{+{_md(inserted)}+}}" if inserted else "") if x))
+        if raw_inserted[-1:].isspace() or (not inserted and raw_deleted[-1:].isspace()):
+            parts.append(" ")
         following = inp_text[item.input[1]:group[k + 1].input[0]] if k + 1 < len(group) else None
         if following is not None:
             parts.append(_spaced(following))
     raw_after = inp_text[group[-1].input[1]:cell[1]]
     parts.append((" " if raw_after[:1].isspace() else "") + _md(_first_words(raw_after)))
-    return "".join(parts).strip()
+    return _DOUBLE_SPACES.sub(" ", "".join(parts)).strip()
 
 
 def _spaced(text: str) -> str:

@@ -121,25 +121,31 @@ class _Pieces:
 
     def __init__(self) -> None:
         self.items: list[Piece] = []
+        self.trailing = False  # the last change ended with a space its text no longer shows
 
     def push(self, op: str, text: str, verdict: str | None = None, reversing: bool = False,
-             kinds: tuple[str, ...] = ()) -> None:
+             kinds: tuple[str, ...] = (), spaced: bool = False) -> None:
         text = _SPACES.sub(" ", text)
         if op == "equal":
             if not text:
                 return
+            if self.trailing and not text.startswith(" ") and self.items and self.items[-1].op != "equal":
+                text = " " + text
+            self.trailing = False
             if self.items and self.items[-1].op == "equal":
                 last = self.items.pop()
                 text = last.text + (text[1:] if last.text.endswith(" ") and text.startswith(" ") else text)
             self.items.append(Piece("equal", text))
             return
         lead = text.startswith(" ")
+        trailing = text.endswith(" ")
         text = text.strip()
         if not text:
             return
         if lead and self.items and self.items[-1].op == "equal" and not self.items[-1].text.endswith(" "):
             self.push("equal", " ")
-        self.items.append(Piece(op, text, verdict, reversing, kinds, lead))
+        self.items.append(Piece(op, text, verdict, reversing, kinds, lead or spaced))
+        self.trailing = trailing
 
 
 class ReportView:
@@ -290,8 +296,11 @@ class ReportView:
             verdict, kinds = edit.get("verdict"), (edit.get("kind"),) if edit.get("kind") else ()
             out.push("equal", self.rendered(inp, "input", last_b, start))
             substantive = verdict == "substantive"
-            out.push("delete", self.rendered(ref, "reference", e_ref["start"], e_ref["end"]), verdict, substantive, kinds)
-            out.push("insert", self.rendered(inp, "input", start, min(e_inp["end"], inp["end"])), verdict, substantive, kinds)
+            deleted = self.rendered(ref, "reference", e_ref["start"], e_ref["end"])
+            out.push("delete", deleted, verdict, substantive, kinds)
+            # an edit's two sides replace each other: written apart, as "[-thirty-] {+sixty+}"
+            out.push("insert", self.rendered(inp, "input", start, min(e_inp["end"], inp["end"])), verdict, substantive, kinds,
+                     spaced=bool(deleted.strip()))
             last_b = max(last_b, min(e_inp["end"], inp["end"]))
         out.push("equal", self.rendered(inp, "input", last_b, inp["end"]))
         return out.items

@@ -98,7 +98,7 @@ def paragraph(document: RenderedDocument, unit: Unit, heading_style: str | None 
     p = el("p")
     depth = list_depth(document, unit)
     leaf = document.leaves[unit.leaves[0]]
-    in_item = depth > 0 and leaf.label_end > leaf.start and leaf.containers[-1].tag == "li"
+    in_item = depth > 0 and leaf.marker
     if props is not None:
         p.append(props)
     else:
