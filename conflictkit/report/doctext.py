@@ -93,9 +93,13 @@ class RenderedDocument:
     leaves: list[Leaf]
     format: str
     _starts: list[int] = field(default_factory=list, repr=False)
+    _mark_starts: list[int] = field(default_factory=list, repr=False)
+    _longest_mark: int = 0
 
     def __post_init__(self) -> None:
         self._starts = [leaf.start for leaf in self.leaves]
+        self._mark_starts = [s for s, _, _ in self.marks]
+        self._longest_mark = max((e - s for s, e, _ in self.marks), default=0)
 
     def range_of(self, start: int, end: int) -> tuple[int, int]:
         """The rendered range ``[a, b)`` holding what the reader sees of ``[start, end)`` of the document text."""
@@ -114,7 +118,9 @@ class RenderedDocument:
 
     def marks_in(self, a: int, b: int) -> list[tuple[int, int, str]]:
         """The marks overlapping ``[a, b)``, clipped to it."""
-        return [(max(a, s), min(b, e), m) for s, e, m in self.marks if s < b and e > a]
+        first = bisect_right(self._mark_starts, a - self._longest_mark)
+        last = bisect_right(self._mark_starts, b)
+        return [(max(a, s), min(b, e), m) for s, e, m in self.marks[first:last] if s < b and e > a]
 
 
 class _Builder:
@@ -540,26 +546,24 @@ _CACHE_SIZE = 8
 _CACHE_LOCK = threading.Lock()
 
 
-def render_document(text: str, fmt: str = "markdown", blocks: Sequence | None = None) -> RenderedDocument:
+def render_document(text: str, fmt: str = "markdown", blocks: Sequence | None = None, cache: bool = True) -> RenderedDocument:
     """``text`` (a document text as a loader gave it) rendered as a reader sees it, read as ``fmt``.
 
     ``fmt`` is a loader's format: "markdown" reads CommonMark; "docx" and "html" read the
     structure their loaders write (``#`` headings, labels, ``|`` rows); "pdf" and "text" read
     paragraphs separated by blank lines, a single line break being a wrapped line. ``blocks`` (the
-    loader's source blocks) give Word and HTML paragraphs exactly. The last few are cached.
+    loader's source blocks) give Word and HTML paragraphs exactly. The last few whole documents are
+    cached (``cache=False`` for a piece of one).
     """
     use_blocks = blocks if fmt in ("docx", "html") else None
+    if not cache:
+        return _render(text, fmt, use_blocks)
     key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), fmt, len(use_blocks or ()))
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    builder = _Builder(text, fmt)
-    if fmt == "markdown":
-        _MarkdownReader(text, builder).read()
-    else:
-        _read_structured(text, builder, use_blocks, soft_lines=fmt in ("pdf", "text"))
-    rendered = builder.build()
+    rendered = _render(text, fmt, use_blocks)
     with _CACHE_LOCK:
         _CACHE[key] = rendered
         while len(_CACHE) > _CACHE_SIZE:
@@ -567,7 +571,15 @@ def render_document(text: str, fmt: str = "markdown", blocks: Sequence | None = 
     return rendered
 
 
+def _render(text: str, fmt: str, blocks: Sequence | None) -> RenderedDocument:
+    builder = _Builder(text, fmt)
+    if fmt == "markdown":
+        _MarkdownReader(text, builder).read()
+    else:
+        _read_structured(text, builder, blocks, soft_lines=fmt in ("pdf", "text"))
+    return builder.build()
+
+
 def render_fragment(text: str, fmt: str = "markdown") -> str:
     """A piece of document text (a quote) as the reader sees it, on one line."""
-    rendered = render_document(text, fmt)
-    return rendered.text_of(0, len(text))
+    return render_document(text, fmt, cache=False).text_of(0, len(text))

@@ -324,13 +324,13 @@ def render_view(report: dict, reference_text: str, input_text: str, decisions: d
     view = view or ReportView(report, texts)
     findings = view.findings
     decisions = decisions or {}
+    panes = render_panes(report, texts, view)  # first: the findings list then reads the rendered documents
     positions = finding_positions(findings, texts)
     # Listed in document order (the toolbar's default), so the script has nothing to reorder on load.
     order = sorted(range(len(findings)), key=lambda i: (positions[i], i))
     items = "".join(render_finding(view, i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i])
                     for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
-    panes = render_panes(report, texts, view)
     return (
         f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings, decisions)}'
         f'{empty}<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'

@@ -23,6 +23,11 @@ SIDES = ("reference", "input")
 P_CONFLICT_HELP = "P(conflict) is the judge's probability that the input clause changes the legal effect of the reference clause"
 P_SAME_HELP = "P(same matter) the probability that the two clauses deal with the same matter"
 VERDICTS = ("substantive", "same-effect", "editorial")
+WHOLE_DOCUMENT_CHARS = 20_000
+"""Documents up to this size are rendered whole for any view; longer ones block by block for quotes."""
+_NEWLINE = re.compile("\n")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_CONTEXT_LIMIT = 100_000
 _SPACES = re.compile(r"\s+")
 _WORDS = re.compile(r"\s*\S+")
 
@@ -87,7 +92,7 @@ class LineIndex:
     """1-based line numbers of offsets into one document's text."""
 
     def __init__(self, text: str) -> None:
-        self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
     def line(self, offset: int) -> int:
         return bisect_right(self._starts, offset)
@@ -114,6 +119,31 @@ def where_in_file(quote: dict, fmt: str, lines: LineIndex | None) -> str:
     if lines is not None:
         return lines.lines(quote["start"], quote["end"])
     return ""
+
+
+def block_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The top-level blocks holding ``[start, end)``: each starts on a line at the margin after a blank line
+    (or the text's start), so a nested list item is read inside its list, a table row inside its table."""
+    line = text.rfind("\n", 0, start) + 1
+    while line > 0 and start - line < _CONTEXT_LIMIT and not _block_starts(text, line):
+        line = text.rfind("\n", 0, line - 1) + 1
+    stop = end
+    while stop - end < _CONTEXT_LIMIT:
+        found = _BLANK_LINE.search(text, stop)
+        if found is None:
+            return line, len(text)
+        stop = found.end()
+        if _block_starts(text, stop):
+            return line, found.start()
+    return line, stop
+
+
+def _block_starts(text: str, line: int) -> bool:
+    """Whether a top-level block starts at ``line``: text at the margin after a blank line."""
+    if line >= len(text) or text[line] in " \t\n":
+        return False
+    previous = text.rfind("\n", 0, line - 1) + 1
+    return not text[previous:max(previous, line - 1)].strip()
 
 
 class _Pieces:
@@ -161,6 +191,7 @@ class ReportView:
         self.texts = texts or {}
         self.sources = sources or {}
         self._documents: dict[str, RenderedDocument] = {}
+        self._blocks: dict[tuple[str, int, int], RenderedDocument] = {}
         self._lines: dict[str, LineIndex] = {}
         self._diff = None
 
@@ -188,11 +219,22 @@ class ReportView:
         return self._documents.get(side)
 
     def _rendering(self, quote: dict, side: str) -> tuple[RenderedDocument, int]:
-        """The rendering that holds ``quote`` and the offset to subtract from document offsets to index it."""
-        document = self.document(side)
-        if document is not None:
-            return document, 0
-        return render_document(quote["text"], self.format(side)), quote["start"]
+        """The rendering that holds ``quote`` and the offset to subtract from document offsets to index it.
+
+        The whole document when something has rendered it already (the panes, a redline) or it is
+        short; otherwise only the top-level blocks around the quote, so a terminal showing a few
+        findings of a long document renders what it shows, not the whole file.
+        """
+        text = self.texts.get(side)
+        if side in self._documents or (text is not None and len(text) <= WHOLE_DOCUMENT_CHARS):
+            return self.document(side), 0
+        if text is None:
+            return render_document(quote["text"], self.format(side), cache=False), quote["start"]
+        start, end = block_around(text, quote["start"], quote["end"])
+        key = (side, start, end)
+        if key not in self._blocks:
+            self._blocks[key] = render_document(text[start:end], self.format(side), cache=False)
+        return self._blocks[key], start
 
     def rendered(self, quote: dict, side: str, start: int | None = None, end: int | None = None) -> str:
         """What the reader sees of ``[start, end)`` (default: the whole quote), whitespace runs as one space."""

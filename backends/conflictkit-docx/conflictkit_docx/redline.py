@@ -18,7 +18,6 @@ typeset as a new Word document (:mod:`conflictkit_docx.typeset`).
 from __future__ import annotations
 
 import copy
-import io
 from dataclasses import dataclass, field
 
 from conflictkit.errors import BackendError
@@ -39,7 +38,7 @@ class Layout:
     document: RenderedDocument
     units: list[Unit]
     elements: dict[int, object]
-    docx: object
+    docx: object  # the WordFile
     native: bool  # a .docx input (its own package), not a typeset one
     labelled: set[int] = field(default_factory=set)  # units whose label is a run (not Word's automatic numbering)
 
@@ -68,14 +67,14 @@ def open_input(data: bytes | None, text: str, fmt: str, *, blocks=None, author: 
     ``data`` is the .docx file for a Word input (``fmt == "docx"``); any other input is typeset
     from ``text`` read as ``fmt``.
     """
-    import docx
+    from conflictkit_docx.wordfile import WordFile
 
     if fmt == "docx" and data is not None:
         from conflictkit_docx.loader import read_docx
 
-        document = docx.Document(io.BytesIO(data))
-        accept_revisions(document.element.body)
-        assembled, _ = read_docx(data, "input", "accepted", body_root=document.element)
+        document = WordFile(data, "input.docx")
+        accept_revisions(document.body)
+        assembled, _ = read_docx(data, "input", "accepted", body_root=document.document)
         if assembled.text != text:
             raise BackendError("report.docx: the input .docx reads differently now than when it was compared; compare it again")
         rendered = render_document(text, "docx", blocks if blocks is not None else assembled.blocks)
@@ -88,9 +87,7 @@ def open_input(data: bytes | None, text: str, fmt: str, *, blocks=None, author: 
         layout = Layout(rendered, units, _unit_elements(units, runs), document, native=True)
         layout.labelled = {k for k, u in enumerate(units) if any(a < u.label[1] and b > u.label[0] for a, b, _ in runs)}
     else:
-        document = docx.Document()
-        for p in list(document.element.body.iter(w("p"))):
-            p.getparent().remove(p)
+        document = WordFile.blank()
         rendered = render_document(text, fmt)
         units = units_of(rendered)
         laid = typeset(document, rendered, units)
@@ -214,14 +211,10 @@ class _Writer:
         from conflictkit_docx.numbering import Numbering
         from conflictkit_docx.reader import BodyReader, read_styles
 
-        document = self.layout.docx
-        styles = read_styles(document.styles.element)
-        try:
-            numbering_root = document.part.numbering_part.element
-        except (KeyError, NotImplementedError):
-            numbering_root = None
+        word = self.layout.docx
+        styles = read_styles(word.styles)
         for _ in range(rounds):
-            paragraphs = BodyReader(styles, Numbering(numbering_root), "original").body(document.element.body)
+            paragraphs = BodyReader(styles, Numbering(word.numbering), "original").body(word.body)
             shown = {id(p.element): p.label for p in paragraphs if p.element is not None}
             wrong = [(p, label) for p, label in self.numbered if id(p) in shown and flat(shown[id(p)]) != flat(label)]
             if not wrong:
@@ -363,7 +356,7 @@ class _Writer:
         elif previous is not None:
             _block_of(previous).addnext(element)
         else:
-            body = self.layout.docx.element.body
+            body = self.layout.docx.body
             sect = body.find(w("sectPr"))
             if sect is not None:
                 sect.addprevious(element)
@@ -485,11 +478,7 @@ def _props_for(neighbour, ref_unit: Unit, reference: RenderedDocument, layout: L
 
 
 def _is_heading_style(pstyle, layout: Layout) -> bool:
-    try:
-        name = layout.docx.styles.get_by_id(pstyle.get(w("val")), 1).name or ""
-    except Exception:
-        return False
-    return name.lower().startswith(("heading", "title"))
+    return layout.docx.style_name(pstyle.get(w("val")) or "").startswith(("heading", "title"))
 
 
 def comment_lines(view: ReportView, finding: dict) -> list[str]:

@@ -1,6 +1,6 @@
 """Tracked changes and comments written into a Word document, at offsets of its text.
 
-A :class:`TrackedDocument` holds a python-docx document and its runs, each with the range of text
+A :class:`TrackedDocument` holds a Word package (:class:`~conflictkit_docx.wordfile.WordFile`) and its runs, each with the range of text
 it holds (``(start, end, w:r)``: offsets into the document text a loader read, or into a rendered
 text). It marks a range of existing text as inserted, deleted or moved (``w:ins``, ``w:del``,
 ``w:moveTo``, ``w:moveFrom``, runs split where a range starts or ends inside them), adds new text at
@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import io
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from conflictkit_docx.package import w
-from conflictkit_docx.typeset import el, make_run, xml_safe
+from conflictkit_docx.typeset import el, make_run
 
 AUTHOR, INITIALS = "conflictkit", "CK"
 _CHAR_CHILDREN = frozenset(w(t) for t in ("t", "delText", "tab", "br", "cr", "noBreakHyphen"))
@@ -49,14 +48,14 @@ class Replacement:
 
 
 class TrackedDocument:
-    """A python-docx document whose runs are known by text offsets, and the revisions written into it."""
+    """A Word document whose runs are known by text offsets, and the revisions written into it."""
 
     def __init__(self, document, runs: list[tuple[int, int, object]], author: str = AUTHOR, date: str | None = None) -> None:
-        self.document = document
+        self.document = document  # a WordFile
         self.author, self.date = author, date or timestamp()
         self.runs: list[list] = [[s, e, r] for s, e, r in sorted(runs, key=lambda x: (x[0], x[1])) if e > s]
         self._starts = [r[0] for r in self.runs]
-        self._ids = _largest_id(document.element) + 1
+        self._ids = _largest_id(document.document) + 1
         self.moves = 0
 
     # -- revision elements ------------------------------------------------------------------------
@@ -110,8 +109,14 @@ class TrackedDocument:
             return []
         self._split_at(start)
         self._split_at(end)
-        first = bisect_left(self._starts, start)
-        return [r for s, e, r in self.runs[first:] if s < end and e > start] if first < len(self.runs) else []
+        found = []
+        for k in range(bisect_left(self._starts, start), len(self.runs)):
+            s, e, run = self.runs[k]
+            if s >= end:
+                break
+            if e > start:
+                found.append(run)
+        return found
 
     def mark(self, start: int, end: int, kind: str) -> list:
         """Mark the existing text ``[start, end)`` as ``kind`` (ins, del, moveTo, moveFrom); return the wrappers."""
@@ -177,13 +182,7 @@ class TrackedDocument:
 
     def comment(self, first, last, lines: list[str]) -> None:
         """A comment from ``first`` to ``last`` (elements in the body: runs or revision wrappers)."""
-        comment = self.document.comments.add_comment(text="", author=self.author, initials=INITIALS)
-        comment._comment_elm.set(w("date"), self.date)
-        paragraphs = comment.paragraphs
-        paragraphs[0].add_run(xml_safe(lines[0]) if lines else "")
-        for line in lines[1:]:
-            comment.add_paragraph(xml_safe(line))
-        cid = str(comment.comment_id)
+        cid = self.document.add_comment(lines, self.author, INITIALS, self.date)
         start, end = _outermost(first), _outermost(last)
         start.addprevious(el("commentRangeStart", id=cid))
         marker = el("commentRangeEnd", id=cid)
@@ -193,9 +192,7 @@ class TrackedDocument:
         marker.addnext(reference)
 
     def save(self) -> bytes:
-        buffer = io.BytesIO()
-        self.document.save(buffer)
-        return buffer.getvalue()
+        return self.document.save()
 
 
 def _outermost(element):

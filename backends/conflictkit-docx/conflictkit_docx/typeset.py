@@ -176,21 +176,18 @@ def table(columns: int):
     return tbl
 
 
-def heading_style(document, level: int) -> str | None:
-    """The style id of Word's built-in "Heading N" in a python-docx document (None when it has none)."""
-    try:
-        return document.styles[f"Heading {min(max(level, 1), 9)}"].style_id
-    except KeyError:
-        return None
+def heading_style(word, level: int) -> str | None:
+    """The style id of Word's built-in "Heading N" in a :class:`~conflictkit_docx.wordfile.WordFile` (None when it has none)."""
+    return word.style_id(f"heading {min(max(level, 1), 9)}")
 
 
 def is_header_row(document: RenderedDocument, unit: Unit) -> bool:
     return unit.kind == "row" and document.leaves[unit.leaves[0]].kind == "th"
 
 
-def typeset(docx_document, document: RenderedDocument, units: list[Unit]) -> Typeset:
-    """Every unit of ``document`` appended to the body of an empty python-docx document, in order."""
-    body = docx_document.element.body
+def typeset(word, document: RenderedDocument, units: list[Unit]) -> Typeset:
+    """Every unit of ``document`` appended to the body of an empty :class:`~conflictkit_docx.wordfile.WordFile`, in order."""
+    body = word.body
     sect = body.find(w("sectPr"))
     out = Typeset()
     current_table = None
@@ -206,7 +203,7 @@ def typeset(docx_document, document: RenderedDocument, units: list[Unit]) -> Typ
             current_table.append(element)
         else:
             current_table = current_container = None
-            element, runs = paragraph(document, unit, heading_style(docx_document, unit.level) if unit.kind == "heading" else None)
+            element, runs = paragraph(document, unit, heading_style(word, unit.level) if unit.kind == "heading" else None)
             _append(body, element, sect)
         out.elements[index] = element
         out.runs += runs
