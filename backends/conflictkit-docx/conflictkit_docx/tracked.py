@@ -203,12 +203,9 @@ def _outermost(element):
 
 
 def _largest_id(root) -> int:
-    largest = 0
-    for element in root.iter():
-        value = element.get(w("id"))
-        if value is not None and value.lstrip("-").isdigit():
-            largest = max(largest, int(value))
-    return largest
+    """The largest ``w:id`` in a part (revisions, comments and bookmarks share Word's id space here)."""
+    values = root.xpath("//@w:id", namespaces={"w": w("")[1:-1]})
+    return max((int(v) for v in values if v.lstrip("-").isdigit()), default=0)
 
 
 def _chars(child) -> int:

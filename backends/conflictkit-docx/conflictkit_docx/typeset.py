@@ -30,10 +30,7 @@ def xml_safe(text: str) -> str:
 
 def el(tag: str, **attrs: str):
     """A WordprocessingML element: ``el("pStyle", val="Heading1")``."""
-    element = etree.Element(w(tag))
-    for key, value in attrs.items():
-        element.set(w(key), value)
-    return element
+    return etree.Element(w(tag), {w(key): value for key, value in attrs.items()} if attrs else None)
 
 
 @dataclass

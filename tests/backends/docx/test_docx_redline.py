@@ -3,6 +3,7 @@ the input, rejecting every change the reference; one comment per finding; LibreO
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -72,7 +73,7 @@ def _first_difference(a: list[str], b: list[str]) -> tuple:
 
 
 def xml_of(data: bytes, part: str = "word/document.xml") -> str:
-    return zipfile.ZipFile(__import__("io").BytesIO(data)).read(part).decode("utf-8")
+    return zipfile.ZipFile(io.BytesIO(data)).read(part).decode("utf-8")
 
 
 def as_docx(tmp_path: Path, source: Path) -> Path:
@@ -96,7 +97,7 @@ def test_accepting_gives_the_input_and_rejecting_the_reference_on_the_samples(tm
     xml = xml_of(data)
     assert 'w:author="conflictkit"' in xml and f'w:date="{DATE}"' in xml
     assert xml.count("<w:ins ") >= 1 and xml.count("<w:del ") >= 1
-    document = docx.Document(__import__("io").BytesIO(data))
+    document = docx.Document(io.BytesIO(data))
     assert len(list(document.comments)) == len(result.report["findings"])
     text = "\n".join(p.text for p in document.paragraphs)
     assert "**" not in text and "<span" not in text and "&amp;" not in text
@@ -105,7 +106,7 @@ def test_accepting_gives_the_input_and_rejecting_the_reference_on_the_samples(tm
 def test_a_markdown_input_becomes_real_headings_bold_lists_and_tables(tmp_path, fast_config, opened_in_libreoffice):
     result = Engine(fast_config).compare(str(REFERENCE), str(INPUT))
     data = write_report(tmp_path, result, opened_in_libreoffice, "typeset")
-    document = docx.Document(__import__("io").BytesIO(data))
+    document = docx.Document(io.BytesIO(data))
     styles = {p.style.name for p in document.paragraphs}
     assert {"Heading 1", "Heading 2"} <= styles
     assert len(document.tables) >= 1 and document.tables[0].rows[0].cells[0].text == "Field"
@@ -137,7 +138,7 @@ def test_a_docx_input_keeps_its_styles_numbering_tables_headers_and_footers(tmp_
     result = Engine(fast_config).compare(str(tmp_path / "ref.docx"), str(tmp_path / "draft.docx"))
     data = write_report(tmp_path, result, opened_in_libreoffice, "numbered")
     assert_round_trip(result, data)
-    names = set(zipfile.ZipFile(__import__("io").BytesIO(data)).namelist())
+    names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     assert {"word/numbering.xml", "word/header0.xml", "word/footer0.xml", "word/styles.xml", "word/comments.xml"} <= names
     xml = xml_of(data)
     assert "<w:numPr>" in xml and "<w:tbl>" in xml and 'w:val="Heading1"' in xml
@@ -163,13 +164,13 @@ def test_only_the_findings_edits_are_tracked_when_asked(tmp_path, fast_config, o
     joined = " ".join(rejected)
     assert "within thirty ( 30 ) days after receiving notice" in joined  # F0004's number is tracked ...
     assert "will take reasonable steps to prevent any" in joined  # ... an unflagged rewording is not
-    assert len(list(docx.Document(__import__("io").BytesIO(findings)).comments)) == len(result.report["findings"])
+    assert len(list(docx.Document(io.BytesIO(findings)).comments)) == len(result.report["findings"])
 
 
 def test_each_finding_has_one_comment_on_its_tracked_changes(tmp_path, fast_config, opened_in_libreoffice):
     result = Engine(fast_config).compare(str(REFERENCE), str(INPUT))
     data = write_report(tmp_path, result, opened_in_libreoffice, "comments")
-    document = docx.Document(__import__("io").BytesIO(data))
+    document = docx.Document(io.BytesIO(data))
     comments = {c.comment_id: c for c in document.comments}
     findings = {f["id"]: f for f in result.report["findings"]}
     by_finding = {c.text.split()[0]: c for c in comments.values()}
@@ -234,7 +235,7 @@ def test_edits_decide_what_is_tracked_and_commented(tmp_path, fast_config, opene
     assert "sixty" in xml and "thirty" in xml and xml.count("<w:ins ") >= 1
     accepted, rejected = round_trip(data)
     assert " ".join(rejected).startswith("1 . The Customer shall pay the Fees within thirty")  # "The" stays: editorial
-    comment = docx.Document(__import__("io").BytesIO(data)).comments
+    comment = docx.Document(io.BytesIO(data)).comments
     assert "1 editorial edit not flagged (typography)" in next(iter(comment)).text
     all_changes = write_report(tmp_path, result, opened_in_libreoffice, "edits-all")
     assert round_trip(all_changes)[1] == document_tokens(ref, "markdown")
@@ -279,6 +280,36 @@ def test_common_paper_versions_round_trip(tmp_path, fast_config, opened_in_libre
     result = Engine(fast_config).compare(str(reference), str(input))
     data = write_report(tmp_path, result, opened_in_libreoffice, f"{Path(pair[1]).stem}-{'docx' if as_word else 'md'}")
     assert_round_trip(result, data)
-    document = docx.Document(__import__("io").BytesIO(data))
+    document = docx.Document(io.BytesIO(data))
     texts = [p.text for p in document.paragraphs] + [c.text for c in document.comments]
     assert not any(re.search(r"\*\*|<span|&amp;|\\[!-/:-@\[-`{-~]", t) for t in texts)
+
+
+def test_a_docx_input_with_its_own_tracked_changes_and_links(tmp_path, fast_config, opened_in_libreoffice):
+    """The input's own revisions are accepted first, so every tracked change in the redline is conflictkit's."""
+    from conflictkit_docx.testing import delete, ins
+
+    link = '<w:hyperlink w:anchor="x"><w:r><w:t xml:space="preserve">Order Form</w:t></w:r></w:hyperlink>'
+    reference = DocxBuilder().paragraph("Customer shall pay each invoice within thirty (30) days of the Order Form.")
+    draft = DocxBuilder().paragraph(["Customer shall pay each invoice within ", delete("thirty (30)"), ins("sixty (60)"),
+                                     " days of the ", link, "."])
+    (tmp_path / "ref.docx").write_bytes(reference.build())
+    (tmp_path / "draft.docx").write_bytes(draft.build())
+    result = Engine(fast_config).compare(str(tmp_path / "ref.docx"), str(tmp_path / "draft.docx"))
+    data = write_report(tmp_path, result, opened_in_libreoffice, "own-revisions")
+    assert_round_trip(result, data)
+    xml = xml_of(data)
+    assert 'w:author="Counterparty"' not in xml and "<w:hyperlink" in xml
+    (comment,) = docx.Document(io.BytesIO(data)).comments
+    cid = comment.comment_id
+    inside = xml[xml.index(f'<w:commentRangeStart w:id="{cid}"/>'):xml.index(f'<w:commentRangeEnd w:id="{cid}"/>')]
+    assert "thirty" in inside and ">60<" in inside and "<w:del " in inside and "<w:ins " in inside
+
+
+def test_control_characters_in_a_typeset_input_do_not_break_report_docx(tmp_path, fast_config, opened_in_libreoffice):
+    (tmp_path / "ref.md").write_text("1. Customer shall pay within thirty (30) days.\n")
+    (tmp_path / "inp.md").write_text("1. Customer shall pay within sixty (60) days.\x07\x1b[2J\n")
+    result = Engine(fast_config).compare(str(tmp_path / "ref.md"), str(tmp_path / "inp.md"))
+    data = write_report(tmp_path, result, opened_in_libreoffice, "controls")
+    (comment,) = docx.Document(io.BytesIO(data)).comments
+    assert "deviation" in comment.text
