@@ -1,6 +1,6 @@
 """What writing a redline adds to a cold comparison of two ~50-page agreements (issue 22's target: <= 20%).
 
-    python benchmarks/redline_bench.py [--rounds 7] [--out benchmarks/results/redline.md]
+    python benchmarks/redline_bench.py [--rounds 7] [--out benchmarks/results/redline.md] [--before DIR]
 
 The pair is default_targets.py's ~50 pages a side (the Common Paper CSA, DPA, PSA and the Bonterms
 Cloud Terms against their next versions; read from ../shared/corpus, never copied). Each row is a
@@ -9,7 +9,9 @@ interleaved round by round so a change in the machine's load hits them alike, an
 compared as ratios. The baselines are the same comparison printing the terminal view, and writing
 the default --out set (report.json, pairs.json, params.json, report.md); the redlines write that set
 plus report.docx (Markdown input, typeset; and a .docx input built from it) or redline.md.
-A second table times the parts of report.docx in one process.
+A second table times the parts of report.docx in one process. ``--before DIR`` (a folder holding
+another revision's ``conflictkit/`` package: ``git archive main conflictkit | tar -x -C DIR``) adds
+the terminal view of the core alone (no plugin loaded) at that revision and at this one, side by side.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from default_targets import fifty_pages  # noqa: E402
 
 
-def run(args: list[str]) -> float:
+def run(args: list[str], extra_env: dict[str, str] | None = None) -> float:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra_env or {})
     started = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "conflictkit", *args], capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - started
@@ -48,8 +51,11 @@ def parts(reference: Path, input: Path) -> list[tuple[str, float]]:
     from conflictkit.stages import Rendering
     from conflictkit_docx.redline import report_docx
 
-    result = Engine(load_config("fast")).compare(str(reference), str(input))
     timings: dict[str, list[float]] = {}
+    for _ in range(3):
+        started = time.perf_counter()
+        result = Engine(load_config("fast"), store=None).compare(str(reference), str(input))
+        timings.setdefault("the comparison itself (for scale)", []).append(time.perf_counter() - started)
     for _ in range(3):
         from conflictkit.report import doctext
 
@@ -74,6 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", default=str(ROOT / "benchmarks/results/redline.md"))
+    parser.add_argument("--before", help="a folder with another revision's conflictkit/ package, to time its terminal view")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ck-redline-"))
     reference, input = fifty_pages(work)
@@ -91,23 +98,31 @@ def main() -> None:
         "--out: json + report.md, .docx pair (baseline)": [*base, str(reference_docx), str(input_docx), "--out", str(work / "d")],
         "--format docx --out (.docx input)": [*base, str(reference_docx), str(input_docx), "--format", "docx", "--out", str(work / "e")],
     }
+    envs: dict[str, dict[str, str]] = {}
+    if args.before:
+        for label, path in (("terminal view, core only, --before revision", args.before),
+                            ("terminal view, core only, this revision", str(ROOT))):
+            cases[label] = cases["terminal view (baseline)"]
+            envs[label] = {"PYTHONPATH": path, "CONFLICTKIT_LOAD_PLUGINS": ""}
     load_before = os.getloadavg()[0]
-    run(cases["terminal view (baseline)"])  # bytecode written once
+    for name in cases:
+        run(cases[name], envs.get(name))  # bytecode written once
     times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.rounds):
         for name, command in cases.items():
-            times[name].append(run(command))
+            times[name].append(run(command, envs.get(name)))
     load_after = os.getloadavg()[0]
     median = {name: statistics.median(values) for name, values in times.items()}
     ratio = {
         "--format redline --out": ("--out: json + report.md (baseline)", "terminal view (baseline)"),
         "--format docx --out (Markdown input)": ("--out: json + report.md (baseline)", "terminal view (baseline)"),
         "--format docx --out (.docx input)": ("--out: json + report.md, .docx pair (baseline)", None),
+        "terminal view, core only, this revision": (None, "terminal view, core only, --before revision"),
     }
     rows = []
     for name in cases:
         against = ratio.get(name)
-        vs_out = f"{median[name] / median[against[0]]:.2f}x" if against else ""
+        vs_out = f"{median[name] / median[against[0]]:.2f}x" if against and against[0] else ""
         vs_text = f"{median[name] / median[against[1]]:.2f}x" if against and against[1] else ""
         rows.append(f"| {name} | {median[name]:.2f} | {min(times[name]):.2f}-{max(times[name]):.2f} | {vs_out} | {vs_text} |")
     breakdown = parts(reference, input)
@@ -121,7 +136,7 @@ def main() -> None:
         f"Documents: {reference.stat().st_size / 1e3:.0f} kB and {input.stat().st_size / 1e3:.0f} kB of Markdown "
         "(and the same as Word files, built with `conflictkit_docx.testing.rendered_to_docx`).",
         "",
-        "| command | median s | range s | vs the --out baseline | vs the terminal view |",
+        "| command | median s | range s | vs the --out baseline | vs the terminal view (or the --before revision's) |",
         "|---|---|---|---|---|",
         *rows,
         "",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from conflictkit.grounding.tokens import Tokens, tokenize
-from conflictkit.normalize import normalize
+from conflictkit.normalize import flat_key
 from conflictkit.report.doctext import RenderedDocument
 
 MOVE_WORDS = 4
@@ -137,7 +137,7 @@ def units_of(document: RenderedDocument) -> list[Unit]:
         label_end = leaf.label_end
         label = (leaf.start, leaf.start + len(document.text[leaf.start:label_end].rstrip()))
         cells = tuple((leaves[i].label_end, leaves[i].end) for i in group)
-        key = " | ".join(normalize(document.text[a:b], flatten=True).text.strip() for a, b in cells)
+        key = " | ".join(flat_key(document.text[a:b]) for a, b in cells)
         units.append(Unit(tuple(group), leaf.start, leaves[group[-1]].end, label, cells,
                           "row" if row is not None else leaf.kind, leaf.level, key))
         k += 1
@@ -264,7 +264,7 @@ def _label_change(diff: DocumentDiff, index: int, step: Step) -> list[Change]:
     ref, inp = diff.reference_units[step.reference], diff.input_units[step.input]
     a = diff.reference.text[ref.label[0]:ref.label[1]]
     b = diff.input.text[inp.label[0]:inp.label[1]]
-    if normalize(a, flatten=True).text == normalize(b, flatten=True).text:
+    if a == b or flat_key(a) == flat_key(b):
         return []
     op = "replace" if a and b else "delete" if a else "insert"
     return [Change(op, index, ref.label, inp.label, label=True, kind="renumbering")]

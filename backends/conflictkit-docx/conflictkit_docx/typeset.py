@@ -21,11 +21,12 @@ from conflictkit_docx.package import w
 INDENT_TWIPS = 360  # a quarter inch per list level
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _RUN_PROPS = {"bold": "b", "italic": "i", "strike": "strike"}
+_BREAKS = re.compile(r"(\t|\n)")
 
 
 def xml_safe(text: str) -> str:
     """``text`` with the characters XML cannot hold replaced one for one (offsets stay valid)."""
-    return _NOT_XML.sub("\ufffd", text)
+    return _NOT_XML.sub("\ufffd", text) if _NOT_XML.search(text) else text
 
 
 def el(tag: str, **attrs: str):
@@ -67,7 +68,8 @@ def make_run(text: str, styles: set[str] = frozenset(), base_props=None, deleted
             props.insert(0, el("rFonts", ascii="Courier New", hAnsi="Courier New", cs="Courier New"))
     if props is not None and len(props):
         run.append(props)
-    for piece in re.split(r"(\t|\n)", xml_safe(text)):
+    text = xml_safe(text)
+    for piece in _BREAKS.split(text) if ("\t" in text or "\n" in text) else (text,):
         if piece == "\t":
             run.append(el("tab"))
         elif piece == "\n":
