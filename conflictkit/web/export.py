@@ -5,15 +5,10 @@ from __future__ import annotations
 import json
 import time
 
-from conflictkit.report.escape import escape_markdown
+from conflictkit.report.escape import escape_cell, escape_markdown
 from conflictkit.report.html import render_html
-from conflictkit.report.render import (
-    describe_reason,
-    finding_title,
-    line_indexes,
-    located,
-    markdown_redline,
-)
+from conflictkit.report.render import editorial_note, markdown_redline
+from conflictkit.report.view import ReportView, describe_reason
 from conflictkit.web.reviews import Comparison
 
 REVIEW_SCHEMA = "conflictkit.review/1"
@@ -50,8 +45,7 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     report = comparison.report
     findings = report.get("findings") or []
     summary = report.get("summary") or {}
-    texts = {"reference": comparison.reference_text, "input": comparison.input_text}
-    lines = line_indexes(texts)
+    view = ReportView(report, {"reference": comparison.reference_text, "input": comparison.input_text})
     md = escape_markdown
     out = [
         f"# Review: {md(comparison.reference_name)} -> {md(comparison.input_name)}", "",
@@ -62,17 +56,20 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
         out += ["| Finding | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|"]
     for f in findings:
         d = _decision(decisions, f)
-        out.append(f"| {md(f['id'])} | {f['kind']} | {md(finding_title(f)) or ' '} | {100 * f['p_conflict']:.0f}% "
-                   f"| {d['status'] or 'undecided'} | {md(d['note']) or ' '} |")
+        out.append(f"| {escape_cell(f['id'])} | {f['kind']} | {escape_cell(view.title(f))} | {100 * f['p_conflict']:.0f}% "
+                   f"| {d['status'] or 'undecided'} | {escape_cell(d['note'])} |")
     for f in findings:
-        out += ["", f"## {md(f['id'])} {f['kind']}: {md(finding_title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
+        out += ["", f"## {md(f['id'])} {f['kind']}: {md(view.title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
         for side in ("reference", "input"):
             quote = f.get(side)
             if quote:
-                out += [f"{side.capitalize()} ({md(located(quote, side, lines))}):", "", f"> {md(quote['text'])}", ""]
-        redline = markdown_redline(f)
+                out += [f"{side.capitalize()} ({md(view.located(quote, side))}):", "", f"> {md(view.quote_text(quote, side))}", ""]
+        redline = markdown_redline(view, f)
         if redline:
             out += [f"Redline: {redline}", ""]
+        note = editorial_note(view, f)
+        if note:
+            out += [f"*{md(note)}*", ""]
         for reason in f.get("reasons") or []:
             out.append(f"- {md(describe_reason(reason))}")
         d = _decision(decisions, f)
