@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Handle = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
+Body = bytes | Iterator[bytes]
+"""A response body: bytes, or an iterator of pieces sent as they come (chunked; a streamed answer)."""
+Handle = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], Body]]
 
 
 @dataclass
@@ -53,7 +55,23 @@ def mock_transport(handle: Handle):
     def handler(req: httpx.Request) -> httpx.Response:
         headers = {k.lower(): v for k, v in req.headers.items()}
         status, extra, content = handle(req.method, req.url.path, headers, req.read())
-        return httpx.Response(status, headers=extra, content=content)
+        if isinstance(content, bytes):
+            return httpx.Response(status, headers=extra, content=content)
+        return httpx.Response(status, headers=extra, stream=_Pieces(content))
+
+    class _Pieces(httpx.SyncByteStream):
+        """A streamed body: closing the response closes the stream, as a dropped connection would."""
+
+        def __init__(self, pieces: Iterator[bytes]) -> None:
+            self._pieces = pieces
+
+        def __iter__(self) -> Iterator[bytes]:
+            return iter(self._pieces)
+
+        def close(self) -> None:
+            close = getattr(self._pieces, "close", None)
+            if close is not None:
+                close()
 
     return httpx.MockTransport(handler)
 
@@ -88,11 +106,27 @@ def _handler_class(handle: Handle) -> type[BaseHTTPRequestHandler]:
                 self.send_response(status)
                 for key, value in extra.items():
                     self.send_header(key, value)
-                self.send_header("content-length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
+                if isinstance(content, bytes):
+                    self.send_header("content-length", str(len(content)))
+                    self.end_headers()
+                    self.wfile.write(content)
+                else:
+                    self._stream(content)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test): nothing to answer
+            finally:
+                if not isinstance(content, bytes):
+                    content.close()  # a stream cut short learns it here (GeneratorExit)
+
+        def _stream(self, pieces) -> None:
+            """Send each piece as one chunk as soon as it is made; a closed connection stops the stream."""
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            for piece in pieces:
+                self.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
 
         do_POST = _serve
         do_GET = _serve

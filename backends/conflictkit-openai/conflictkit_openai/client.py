@@ -1,7 +1,13 @@
-"""The OpenAI SDK, wrapped: cached answers, adaptive concurrency, retries that honour Retry-After, a cost ceiling.
+"""The OpenAI SDK, wrapped: cached answers, streamed and timed by measured speed, adaptive concurrency,
+retries that honour Retry-After, a cost ceiling.
 
-Every answer is cached in the conflictkit store as it arrives, keyed by the model and the whole
-prompt, so a re-run (or a run after a failure) sends only what is still unanswered. On 429 the
+Every answer is checked (``check``) and, when usable, cached in the conflictkit store as it
+arrives, keyed by the model and the whole prompt, so a re-run (or a run after a failure) sends
+only what is still unanswered; an unusable answer is asked for once more, never cached, and comes
+back with the problem named. Answers are streamed by default: a request waits as long as its
+prompt takes at the endpoint's measured speed (:mod:`conflictkit_openai.pace`), and a request that
+is given up (a timeout, ``max_request_s``, an interrupt) has its connection closed, which is what
+makes a server stop computing it. On 429 the
 number of requests in flight is halved (and grows back by about one per round: AIMD, in
 :mod:`conflictkit.ratelimit`, shared with the Isaacus backend); 429, 5xx,
 timeouts and dropped connections are retried with exponential backoff and jitter, waiting at
@@ -27,9 +33,15 @@ from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 from conflictkit.store import Store, key_of
 
 from conflictkit_openai.options import LLMOptions
+from conflictkit_openai.pace import Pace
 
 INSTALL_HINT = plugin_install_hint("conflictkit-openai") + " (it brings the openai SDK)"
 CACHE_NAMESPACE = "llm.answers"
+CACHE_VERSION = 2  # answers keep every token's log-probabilities (version 1 kept the first token's)
+LOCAL_CONCURRENCY, REMOTE_CONCURRENCY = 1, 4
+
+Check = Callable[[str], "str | None"]
+"""An answer check: the problem with an answer's text ("no JSON object", "an echo of the findings"), or None."""
 
 
 def _sdk():
@@ -57,11 +69,16 @@ class ChatRequest:
         return "\n".join(content for _, content in self.messages)
 
 
+Position = tuple[str, float, list[tuple[str, float]]]
+"""One answer token as the server reports it: its text, its log-probability, and the top alternatives."""
+
+
 @dataclass
 class ChatAnswer:
     content: str
-    top_logprobs: list[tuple[str, float]] | None = None  # of the first answer token, when the server gives them
+    positions: list[Position] | None = None  # every answer token's log-probabilities, when the server gives them
     cached: bool = False
+    problem: str | None = None  # what ``check`` found wrong with the answer it was still given after one more try
 
 
 @dataclass
@@ -69,6 +86,8 @@ class Usage:
     requests: int = 0
     cached: int = 0
     retries: int = 0
+    rejected: int = 0  # answers a check refused (each asked for once more)
+    cancelled: int = 0  # requests given up with their connection closed
     prompt_tokens: int = 0
     completion_tokens: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -108,44 +127,60 @@ class ChatClient:
         openai = _sdk()
         self.sdk = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=options.timeout, max_retries=0,
                                  http_client=http_client)
-        self._limit = AdaptiveLimit(options.max_concurrency)
+        self.concurrency = options.max_concurrency or (LOCAL_CONCURRENCY if is_local(self.base_url) else REMOTE_CONCURRENCY)
+        self._limit = AdaptiveLimit(self.concurrency)
+        self.pace = Pace(options.timeout, options.prompt_tokens_per_s, options.tokens_per_s, options.max_request_s)
+        self._usage_in_stream = True  # ask for usage in the stream's last piece, until a server refuses it
+        self._cancel = threading.Event()
+        self._open: set[Any] = set()  # streams being read, closed by cancel()
+        self._open_lock = threading.Lock()
 
     # ---- public -----------------------------------------------------------------------------
 
-    def complete(self, requests: Sequence[ChatRequest], accept: Callable[[str], bool] | None = None) -> list[ChatAnswer]:
+    def complete(self, requests: Sequence[ChatRequest], check: Check | Sequence[Check] | None = None,
+                 on_answer: Callable[[int, ChatAnswer], None] | None = None) -> list[ChatAnswer]:
         """Answers in order: cached ones from the store, the rest from the endpoint (or one error after retries).
 
-        ``accept`` checks an answer's text (e.g. "is it the JSON asked for?"): a rejected answer is
-        asked for once more, and is never cached, so a re-run asks again.
+        ``check`` (one for every request, or a list with one per request) names what is wrong
+        with an answer's text (None: nothing): a refused answer is
+        asked for once more, and is never cached, so a re-run asks again; if the second answer is
+        refused too it is returned with ``problem`` set. ``on_answer(i, answer)`` is called as each
+        answer is in hand (cached ones first), one call at a time. An interrupt cancels every
+        request in flight (their connections are closed) before it propagates.
         """
         keys = [self._key(r) for r in requests]
-        answers: list[ChatAnswer | None] = [self._cached(k, accept) for k in keys]
+        checks = list(check) if isinstance(check, (list, tuple)) else [check] * len(requests)
+        answers: list[ChatAnswer | None] = [self._cached(k, c) for k, c in zip(keys, checks)]
         todo = [i for i, a in enumerate(answers) if a is None]
         with self.usage.lock:
             self.usage.cached += len(requests) - len(todo)
+        handed = threading.Lock()
+
+        def hand(i: int, answer: ChatAnswer) -> None:
+            answers[i] = answer
+            if on_answer is not None:
+                with handed:
+                    on_answer(i, answer)
+
+        for i, answer in enumerate(answers):
+            if answer is not None:
+                hand(i, answer)
         if not todo:
             return answers  # type: ignore[return-value]
         self._check_budget([requests[i] for i in todo])
+        self._cancel.clear()
         errors: list[Exception] = []
 
         def run(i: int) -> None:
             try:
-                answer = self._send(requests[i])
-                if accept is not None and not accept(answer.content):
-                    with self.usage.lock:
-                        self.usage.retries += 1
-                    answer = self._send(requests[i])
-                answers[i] = answer
-                if accept is None or accept(answer.content):
-                    self.store.put_json(CACHE_NAMESPACE, keys[i], {"content": answer.content, "top_logprobs": answer.top_logprobs})
+                answer = self._checked(requests[i], checks[i])
+                if answer.problem is None:
+                    self.store.put_json(CACHE_NAMESPACE, keys[i], {"content": answer.content, "positions": answer.positions})
+                hand(i, answer)
             except Exception as exc:  # collected: the others finish (and are cached) first
                 errors.append(exc)
 
-        if len(todo) == 1:
-            run(todo[0])
-        else:
-            with ThreadPoolExecutor(max_workers=min(self.options.max_concurrency, len(todo)), thread_name_prefix="llm") as pool:
-                list(pool.map(run, todo))
+        self._run_all(run, todo)
         if errors:
             answered = sum(a is not None for a in answers)
             first = next((e for e in errors if isinstance(e, ConfigError)), errors[0])
@@ -154,26 +189,73 @@ class ChatClient:
             raise BackendError(f"{first}; {answered} of {len(requests)} answers are in hand and cached: run again to resume")
         return answers  # type: ignore[return-value]
 
+    def cancel(self) -> None:
+        """Give up every request in flight: each stream is closed, so its server stops computing it."""
+        self._cancel.set()
+        with self._open_lock:
+            streams = list(self._open)
+        for stream in streams:
+            _close_quietly(stream)
+
+    def _run_all(self, run: Callable[[int], None], todo: list[int]) -> None:
+        if len(todo) == 1:
+            try:
+                run(todo[0])
+            except BaseException:
+                self.cancel()
+                raise
+            return
+        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)), thread_name_prefix="llm")
+        try:
+            futures = [pool.submit(run, i) for i in todo]
+            for future in futures:
+                future.result()
+        except BaseException:  # an interrupt: nothing more starts, and what is in flight is closed
+            self.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+
+    def _checked(self, request: ChatRequest, check: Check | None) -> ChatAnswer:
+        answer = self._send(request)
+        problem = check(answer.content) if check is not None else None
+        if problem is None:
+            return answer
+        with self.usage.lock:
+            self.usage.rejected += 1
+            self.usage.retries += 1
+        answer = self._send(request)
+        problem = check(answer.content)
+        if problem is not None:
+            with self.usage.lock:
+                self.usage.rejected += 1
+            answer.problem = problem
+        return answer
+
     def report(self) -> dict:
         u = self.usage
         return {"model": self.options.model, "endpoint": self.base_url or "https://api.openai.com/v1", "requests": u.requests,
-                "cached_answers": u.cached, "retries": u.retries,
+                "cached_answers": u.cached, "retries": u.retries, "rejected_answers": u.rejected, "cancelled": u.cancelled,
                 "lowest_concurrency": int(self._limit.lowest), "prompt_tokens": u.prompt_tokens,
-                "completion_tokens": u.completion_tokens, "cost_usd": u.cost(self.options.prices)}
+                "completion_tokens": u.completion_tokens, "cost_usd": u.cost(self.options.prices), **self.pace.report()}
 
     # ---- internals ----------------------------------------------------------------------------
 
     def _key(self, request: ChatRequest) -> str:
-        return key_of("llm", self.options.model, self.options.temperature, request.messages, request.max_tokens, request.logprobs)
+        return key_of("llm", CACHE_VERSION, self.options.model, self.options.temperature, request.messages,
+                      request.max_tokens, request.logprobs)
 
-    def _cached(self, key: str, accept: Callable[[str], bool] | None) -> ChatAnswer | None:
+    def _cached(self, key: str, check: Check | None) -> ChatAnswer | None:
         data = self.store.get_json(CACHE_NAMESPACE, key)
         if not isinstance(data, dict) or not isinstance(data.get("content"), str):
             return None
-        if accept is not None and not accept(data["content"]):
+        if check is not None and check(data["content"]) is not None:
+            return None  # cached by an older, laxer check: ask again
+        try:
+            positions = [(str(t), float(lp), [(str(a), float(b)) for a, b in top]) for t, lp, top in data.get("positions") or []]
+        except (TypeError, ValueError):
             return None
-        top = data.get("top_logprobs")
-        return ChatAnswer(data["content"], [tuple(t) for t in top] if top else None, cached=True)
+        return ChatAnswer(data["content"], positions or None, cached=True)
 
     def _check_budget(self, requests: Sequence[ChatRequest]) -> None:
         prices = self.options.prices
@@ -196,9 +278,9 @@ class ChatClient:
         while True:
             try:
                 with self._limit.slot():
-                    response = self.sdk.chat.completions.create(**self._params(request))
+                    answer = self._exchange(request)
                 self._limit.succeeded()
-                return self._answer(response)
+                return answer
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
                 raise ConfigError(f"the llm endpoint refused the key ({exc.status_code}): check {self.options.api_key_env}") from None
             except openai.NotFoundError as exc:
@@ -226,26 +308,122 @@ class ChatClient:
             params.update(logprobs=True, top_logprobs=5)
         return params
 
+    def _exchange(self, request: ChatRequest) -> ChatAnswer:
+        """One request, streamed or not, with the waits the measured speed allows."""
+        if self._cancel.is_set():
+            raise BackendError("llm endpoint: cancelled before the request was sent")
+        openai = _sdk()
+        prompt_tokens = estimate_tokens(request.prompt_text())
+        if not self.options.stream:
+            read = self.pace.whole_answer_s(prompt_tokens, request.max_tokens)
+            response = self.sdk.chat.completions.create(**self._params(request), timeout=self._timeout(read))
+            return self._answer(response)
+        params = {**self._params(request), "stream": True, "timeout": self._timeout(self.pace.first_piece_s(prompt_tokens))}
+        if self._usage_in_stream:
+            params["stream_options"] = {"include_usage": True}
+        try:
+            stream = self.sdk.chat.completions.create(**params)
+        except openai.BadRequestError as exc:
+            if "stream_options" not in str(exc) or not self._usage_in_stream:
+                raise
+            self._usage_in_stream = False  # an older server: count tokens from the answer instead
+            params.pop("stream_options")
+            stream = self.sdk.chat.completions.create(**params)
+        return self._read_stream(stream, prompt_tokens)
+
+    def _timeout(self, read_s: float):
+        import httpx
+
+        return httpx.Timeout(read_s, connect=self.options.connect_timeout)
+
+    def _read_stream(self, stream: Any, estimated_prompt: int) -> ChatAnswer:
+        """Pieces of a streamed answer until it ends, the request is cancelled or runs over ``max_request_s``."""
+        started = time.monotonic()
+        first: float | None = None
+        pieces = 0
+        parts: list[str] = []
+        positions: list[Position] = []
+        usage = None
+        with self._open_lock:
+            self._open.add(stream)
+        try:
+            for chunk in stream:
+                now = time.monotonic()
+                if self._cancel.is_set():
+                    raise _Cancelled("cancelled")
+                if self.options.max_request_s and now - started > self.options.max_request_s:
+                    raise _Cancelled(f"the answer took longer than max_request_s ({self.options.max_request_s:g} s)")
+                pieces += 1
+                usage = getattr(chunk, "usage", None) or usage
+                for choice in chunk.choices or []:
+                    text = getattr(choice.delta, "content", None) if choice.delta is not None else None
+                    if text:
+                        parts.append(text)
+                        first = now if first is None else first
+                    positions.extend(_positions(getattr(choice, "logprobs", None)))
+        except _Cancelled as exc:
+            with self.usage.lock:
+                self.usage.cancelled += 1
+            raise BackendError(f"llm endpoint: {exc}; the request was cancelled (its connection closed)") from None
+        except Exception:
+            if not self._cancel.is_set():
+                raise
+            with self.usage.lock:
+                self.usage.cancelled += 1
+            raise BackendError("llm endpoint: cancelled; the request's connection was closed") from None
+        finally:
+            with self._open_lock:
+                self._open.discard(stream)
+            _close_quietly(stream)
+        if not pieces:
+            raise ValueError("the answer stream held no event")
+        content = "".join(parts)
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0) or estimated_prompt
+        written = int(getattr(usage, "completion_tokens", 0) or 0) or len(positions) or estimate_tokens(content)
+        if first is not None:
+            self.pace.observe(prompt, first - started, written, time.monotonic() - started)
+        with self.usage.lock:
+            self.usage.requests += 1
+            self.usage.prompt_tokens += prompt
+            self.usage.completion_tokens += written
+        return ChatAnswer(content, positions or None)
+
     def _answer(self, response: Any) -> ChatAnswer:
         choice = response.choices[0]
         content = choice.message.content
         if not isinstance(content, str):
             raise ValueError("the answer has no text content")
-        top = None
-        logprobs = getattr(choice, "logprobs", None)
-        if logprobs is not None and getattr(logprobs, "content", None):
-            top = [(t.token, float(t.logprob)) for t in logprobs.content[0].top_logprobs or []] or None
         usage = getattr(response, "usage", None)
         with self.usage.lock:
             self.usage.requests += 1
             if usage is not None:
                 self.usage.prompt_tokens += int(usage.prompt_tokens or 0)
                 self.usage.completion_tokens += int(usage.completion_tokens or 0)
-        return ChatAnswer(content, top)
+        return ChatAnswer(content, _positions(getattr(choice, "logprobs", None)) or None)
 
     def _backoff(self, attempt: int, exc: Exception) -> float:
         headers = getattr(getattr(exc, "response", None), "headers", None)
         return backoff_delay(attempt, advertised_delay(headers), base=self.options.backoff_s)
+
+
+class _Cancelled(Exception):
+    """A streamed answer given up by this client (an interrupt or ``max_request_s``)."""
+
+
+def _positions(logprobs: Any) -> list[Position]:
+    """Every token of a (piece of an) answer with its log-probability and top alternatives, as the server gives them."""
+    out: list[Position] = []
+    for item in getattr(logprobs, "content", None) or []:
+        top = [(str(t.token), float(t.logprob)) for t in getattr(item, "top_logprobs", None) or []]
+        out.append((str(item.token), float(item.logprob), top))
+    return out
+
+
+def _close_quietly(stream: Any) -> None:
+    try:
+        stream.close()
+    except Exception:  # already closed, or closed from two threads at once
+        pass
 
 
 def _describe(exc: Exception) -> str:

@@ -19,7 +19,7 @@ def client(store, http_client, **options) -> ChatClient:
 
 def test_answers_are_cached_by_model_and_prompt(fake, store, http_client):
     first = client(store, http_client).complete([nli(i) for i in range(5)])
-    assert [a.content for a in first] == ["ENTAILMENT"] * 5 and first[0].top_logprobs
+    assert [a.content for a in first] == ["ENTAILMENT"] * 5 and first[0].positions
     sent = fake.count(None)
     again = client(store, http_client).complete([nli(i) for i in range(5)])
     assert fake.count(None) == sent and all(a.cached for a in again)
@@ -59,7 +59,7 @@ def test_retry_after_is_honoured(fake, store, http_client):
 
 def test_timeouts_are_retried_then_reported(fake, store):
     with fake.serve() as server:
-        options = {**LOCAL, "base_url": server.base_url, "timeout": 0.2, "max_retries": 1}
+        options = {**LOCAL, "base_url": server.base_url, "timeout": 0.2, "max_retries": 1, "prompt_tokens_per_s": 1e6}
         fake.delay(1.0, times=2)
         with pytest.raises(BackendError, match="APITimeoutError.*after 1 retry"):
             ChatClient(LLMOptions(**options), store).complete([nli(1)])
@@ -100,7 +100,93 @@ def test_a_rejected_answer_is_asked_again_once_and_never_cached(fake, store, htt
     c = client(store, http_client)
     request = ChatRequest(messages=(("user", "TASK: parties\n\nDOCUMENT:\nThe Provider (\"Provider\") and the Customer (\"Customer\").\n"),), max_tokens=50)
     fake.corrupt("truncated", times=2)
-    (answer,) = c.complete([request], accept=lambda text: text.rstrip().endswith("}"))
-    assert not answer.content.rstrip().endswith("}") and fake.count(200) == 2
-    (answer,) = c.complete([request], accept=lambda text: text.rstrip().endswith("}"))
-    assert answer.content.rstrip().endswith("}") and not answer.cached and fake.count(200) == 3
+    def check(text):
+        return None if text.rstrip().endswith("}") else "cut short"
+
+    (answer,) = c.complete([request], check=check)
+    assert not answer.content.rstrip().endswith("}") and answer.problem == "cut short" and fake.count(200) == 2
+    assert c.report()["rejected_answers"] == 2
+    (answer,) = c.complete([request], check=check)
+    assert answer.content.rstrip().endswith("}") and answer.problem is None and not answer.cached and fake.count(200) == 3
+    (answer,) = c.complete([request], check=check)
+    assert answer.cached and fake.count(200) == 3  # a usable answer is cached
+
+
+def long_prompt(tokens: int) -> ChatRequest:
+    """A parties request whose prompt is about ``tokens`` tokens long."""
+    document = "The Provider (\"Provider\") and the Customer (\"Customer\") agree. " * (tokens * 4 // 62 + 1)
+    return ChatRequest(messages=(("user", "TASK: parties\n\nDOCUMENT:\n" + document),), max_tokens=300)
+
+
+def test_answers_are_streamed_with_their_usage_and_the_speed_is_measured(fake, store, http_client):
+    fake.token_delay = 0.002
+    c = client(store, http_client)
+    (answer,) = c.complete([long_prompt(400)])
+    assert "Provider" in answer.content and fake.requests[-1].body["stream"] is True
+    assert fake.requests[-1].body["stream_options"] == {"include_usage": True}
+    report = c.report()
+    assert report["prompt_tokens"] >= 400 and report["completion_tokens"] == fake.tokens_sent
+    assert report["tokens_per_s"] is not None and report["prompt_tokens_per_s"] is not None
+
+
+def test_a_server_that_refuses_stream_options_is_asked_without_them(fake, store, http_client):
+    fake.stream_usage = False
+    c = client(store, http_client)
+    answers = c.complete([nli(1), nli(2)])
+    assert [a.content for a in answers] == ["ENTAILMENT"] * 2
+    assert fake.count(400) == 1 and "stream_options" not in fake.requests[-1].body
+    assert c.report()["completion_tokens"] > 0  # counted from the answer itself
+
+
+def test_answers_that_are_not_streamed_still_work(fake, store, http_client):
+    answers = client(store, http_client, stream=False).complete([nli(i) for i in range(3)])
+    assert [a.content for a in answers] == ["ENTAILMENT"] * 3 and answers[0].positions
+    assert not any(r.body.get("stream") for r in fake.requests)
+
+
+def test_a_slow_prompt_is_waited_for_as_long_as_its_length_needs(fake, store):
+    """A local model reads a long prompt for longer than `timeout` before its first token: that is not a timeout."""
+    fake.prompt_delay = 2.0  # seconds per 1,000 prompt tokens: 400 tokens -> 0.8 s of silence
+    with fake.serve() as server:
+        c = ChatClient(LLMOptions(**{**LOCAL, "base_url": server.base_url, "timeout": 0.3, "max_retries": 0}), store)
+        (answer,) = c.complete([long_prompt(400)])
+    assert "Provider" in answer.content and fake.count(200) == 1 and fake.cancelled == 0
+    assert c.pace.measured_prompt < 1000  # measured: about 500 tokens/s, the slowest seen is kept
+
+
+def test_a_request_over_max_request_s_is_cancelled_and_the_server_stops(fake, store):
+    import time
+
+    fake.token_delay = 0.05  # a parties answer of ~25 tokens takes >1 s
+    with fake.serve() as server:
+        c = ChatClient(LLMOptions(**{**LOCAL, "base_url": server.base_url, "max_request_s": 0.3, "max_retries": 0}), store)
+        with pytest.raises(BackendError, match=r"took longer than max_request_s \(0.3 s\); the request was cancelled"):
+            c.complete([long_prompt(50)])
+        time.sleep(0.5)
+        sent = fake.tokens_sent
+        time.sleep(0.5)
+    assert fake.cancelled == 1 and fake.tokens_sent == sent < 15  # the server noticed and stopped writing
+    assert c.report()["cancelled"] == 1
+
+
+def test_cancel_closes_every_request_in_flight(fake, store):
+    import threading
+    import time
+
+    fake.token_delay = 0.05
+    with fake.serve() as server:
+        c = ChatClient(LLMOptions(**{**LOCAL, "base_url": server.base_url, "max_concurrency": 3, "max_retries": 3}), store)
+        threading.Timer(0.4, c.cancel).start()
+        started = time.monotonic()
+        with pytest.raises(BackendError, match="cancelled"):
+            c.complete([long_prompt(50 + i) for i in range(3)])
+        assert time.monotonic() - started < 1.5
+        time.sleep(0.3)
+    assert fake.cancelled == 3 and fake.count(200) == 3  # three streams cut, none asked again
+
+
+def test_a_loopback_endpoint_gets_one_request_at_a_time_unless_told(store, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert ChatClient(LLMOptions(**LOCAL), store).concurrency == 1
+    assert ChatClient(LLMOptions(**{**LOCAL, "max_concurrency": 3}), store).concurrency == 3
+    assert ChatClient(LLMOptions(base_url="https://llm.example.com/v1"), store).concurrency == 4
