@@ -108,6 +108,20 @@ class Verifier:
                             detail=f"occurs {len(spans)} times (at {listed}); cite start and end to say which",
                             **common)
 
+    def locate(self, quote: object) -> tuple[int, int] | None:
+        """Where a quote from an untrusted source (a model's answer) first occurs, or None.
+
+        None also for what :meth:`verify` refuses as a quote (not a string, empty, longer than the
+        document): such a quote is simply not found.
+        """
+        try:
+            result = self.verify(quote)  # type: ignore[arg-type]
+        except UserError:
+            return None
+        if result.status == "grounded":
+            return result.start, result.end  # type: ignore[return-value]
+        return result.found_at[0] if result.status == "ambiguous" else None
+
     def show(self, start: int, end: int, limit: int = 60) -> str:
         """A short, one-line, quoted preview of ``original[start:end]``."""
         ns, ne = self._normalized_span(start, end)

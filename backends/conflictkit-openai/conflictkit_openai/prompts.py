@@ -10,6 +10,11 @@ NLI_SYSTEM = (
     "A different number, party, duty, permission, condition or scope is a contradiction; a pure rewording is "
     "entailment. Answer with exactly one word."
 )
+NLI_SYSTEM_QUOTE = NLI_SYSTEM + (
+    " After CONTRADICTION, add one line that quotes the words that change the effect, each copied exactly: "
+    'QUOTE: "<words of the HYPOTHESIS>" <> "<the words of the PREMISE they replace>"'
+)
+QUOTE_MARKER = "QUOTE:"
 
 
 def nli_user(premise: str, hypothesis: str, context: str | None = None) -> str:
@@ -49,10 +54,27 @@ Answer as JSON: {"findings": [...]}."""
 
 
 def explain_user(reference: str, input: str, parties: list[dict], findings: list[dict]) -> str:
+    """The explain task: rules, parties, both documents (when given), the findings, and the answer's shape.
+
+    The shape is shown with the batch's own first id and the parties' ids: small models copy the
+    request back when they are shown only its data.
+    """
+    ids = [p["id"] for p in parties] or ["p1"]
+    example = {"findings": [{
+        "id": findings[0]["id"] if findings else "F0001", "summary": "...", "comment": "...",
+        "actions": {pid: "rewrite" if k == 0 else None for k, pid in enumerate(ids)},
+        "reasons": {pid: "..." for pid in ids}, "quotes": ["..."], "rewrite": "...",
+    }]}
+    documents = []
+    if reference:
+        documents += ["REFERENCE:", reference, ""]
+    if input:
+        documents += ["INPUT:", input, ""]
     return "\n".join([
         "TASK: explain", EXPLAIN_RULES, "",
         "PARTIES:", json.dumps(parties, ensure_ascii=False), "",
-        "REFERENCE:", reference, "",
-        "INPUT:", input, "",
-        "FINDINGS:", json.dumps(findings, ensure_ascii=False, indent=0),
+        *documents,
+        "FINDINGS:", json.dumps(findings, ensure_ascii=False, indent=0), "",
+        "ANSWER FORMAT:", json.dumps(example, ensure_ascii=False),
+        "Write your own words for every finding; do not copy the findings back.",
     ])
