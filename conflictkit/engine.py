@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -39,7 +39,7 @@ from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
 from conflictkit.report.build import build_findings, build_pairs, build_report, ground_findings
-from conflictkit.stages import Comparison, Component, Embedder, Explainer, Filter, Judge, Retriever, Scorer, Segmenter
+from conflictkit.stages import NOT_ANSWERED_YET, Comparison, Component, Embedder, Explainer, Filter, Judge, Retriever, Scorer, Segmenter
 from conflictkit.store import Store, cached_values, key_of, vector_bytes, vector_from
 
 
@@ -294,12 +294,12 @@ class Engine:
 
     # -- comparing ------------------------------------------------------------------------------
 
-    def compare(self, reference_path: str, input_path: str) -> ComparisonResult:
-        """Compare two files on disk."""
+    def compare(self, reference_path: str, input_path: str, explain: bool = True) -> ComparisonResult:
+        """Compare two files on disk (``explain`` False: leave the explainer to :meth:`explain`)."""
         limit = self.config.limits.max_document_bytes
-        return self.compare_documents(read_document(reference_path, limit), read_document(input_path, limit))
+        return self.compare_documents(read_document(reference_path, limit), read_document(input_path, limit), explain)
 
-    def compare_revisions(self, path: str) -> ComparisonResult:
+    def compare_revisions(self, path: str, explain: bool = True) -> ComparisonResult:
         """Compare a file's own original (every tracked change rejected) with its revised text (all accepted)."""
         limit = self.config.limits.max_document_bytes
         original = read_document(path, limit, revision="original")
@@ -307,7 +307,7 @@ class Engine:
         if original.normalized == revised.normalized and revised.source is not None:
             revised.source.notes.append(f"{path} has no tracked changes that change its text: original and revised are the same")
         return self.compare_documents(original.model_copy(update={"path": f"{path} (original)"}),
-                                      revised.model_copy(update={"path": f"{path} (revised)"}))
+                                      revised.model_copy(update={"path": f"{path} (revised)"}), explain)
 
     def compare_texts(
         self, reference_text: str, input_text: str, reference_name: str = "reference", input_name: str = "input"
@@ -315,8 +315,12 @@ class Engine:
         """Compare two texts already in memory (uploads, tests)."""
         return self.compare_documents(document_from_text(reference_text, reference_name), document_from_text(input_text, input_name))
 
-    def compare_documents(self, reference: Document, input: Document) -> ComparisonResult:
-        """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
+    def compare_documents(self, reference: Document, input: Document, explain: bool = True) -> ComparisonResult:
+        """Compare two loaded documents, reusing every cached stage output; models load only when needed.
+
+        With ``explain`` False the configured explainer is not run: a caller that writes the report
+        first calls :meth:`explain` afterwards.
+        """
         timings: dict[str, float] = {}
         started = time.perf_counter()
         # both documents are segmented (and their clause counts checked) before either is embedded
@@ -337,16 +341,42 @@ class Engine:
         t = time.perf_counter()
         result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
         timings["report"] = time.perf_counter() - t
-        if self.explainer is not None:
-            t = time.perf_counter()
-            self.progress("explain", 0, len(result.report["findings"]))
-            result.report = self._ready("explainer").explain(result.report, Comparison(reference=ref, input=inp))
-            self.progress("explain", len(result.report["findings"]), len(result.report["findings"]))
-            result.params = self.params(self.config)  # usage of the explainer's requests
-            timings["explain"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - started
         result.timings = timings
         result.params["timings"] = {k: round(v, 4) for k, v in timings.items()}
+        if explain:
+            self.explain(result)
+        return result
+
+    def explain(self, result: ComparisonResult, updated: Callable[[ComparisonResult], None] | None = None) -> ComparisonResult:
+        """Add the configured explainer's explanations to ``result`` (in place; nothing without an explainer).
+
+        ``updated(result)`` is called each time explanations arrive, so they can be written as they
+        come. An explainer's failure propagates with ``result`` holding what arrived before it.
+        """
+        if self.explainer is None:
+            return result
+        started = time.perf_counter()
+        findings = len(result.report["findings"])
+        self.progress("explain", 0, findings)
+
+        def arrived(report: dict) -> None:
+            result.report = report
+            waiting = sum(p["findings"] for p in (report.get("explainer") or {}).get("problems", []) if p["problem"] == NOT_ANSWERED_YET)
+            self.progress("explain", findings - waiting, findings)
+            if updated is not None:
+                updated(result)
+
+        try:
+            result.report = self._ready("explainer").explain(
+                result.report, Comparison(reference=result.reference, input=result.input), arrived)
+        finally:
+            timings = {k: v for k, v in result.timings.items() if k != "total"}
+            timings["explain"] = time.perf_counter() - started
+            timings["total"] = result.timings.get("total", 0.0) + timings["explain"]
+            result.timings = timings
+            result.params = {**self.params(self.config), "timings": {k: round(v, 4) for k, v in timings.items()}}
+        self.progress("explain", findings, findings)
         return result
 
     def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
@@ -219,18 +219,25 @@ class Judge(Component):
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]: ...
 
 
+NOT_ANSWERED_YET = "not answered yet"
+"""The problem an explainer's ``explainer.problems`` names for findings whose answers have not arrived."""
+
+
 class Explainer(Component):
     """Adds what reviewers read to a finished report: summaries, recommendations, rewrites.
 
-    Runs after the findings are grounded; returns the report with its additions (``summaries``,
-    ``recommendations``, ``explainer``). Every quote it adds must be checked against the documents
+    Runs after the findings are grounded (and written: a report never waits for its explanations);
+    returns the report with its additions (``summaries``, ``recommendations``, ``explainer``).
+    ``updated``, when given, is called with the report so far each time explanations arrive, so a
+    caller can write them as they come. Every quote it adds must be checked against the documents
     with :class:`conflictkit.grounding.Verifier`; an unverifiable quote is dropped, never written.
+    ``explainer.unexplained`` lists the findings it could not explain.
     """
 
     stage: ClassVar[StageName] = "explainer"
 
     @abstractmethod
-    def explain(self, report: dict, comparison: Comparison) -> dict: ...
+    def explain(self, report: dict, comparison: Comparison, updated: Callable[[dict], None] | None = None) -> dict: ...
 
 
 ChangesShown = Literal["all", "findings"]

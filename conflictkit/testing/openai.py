@@ -12,12 +12,20 @@ request (``storm``), delays (``delay``), and broken answers (``corrupt``): ``mal
 that is not JSON), ``truncated`` JSON, ``prose`` around the JSON, ``missing_ids``,
 ``unknown_party``, ``hallucinated_quote``.
 
+Like a real server it streams (``stream: true``: server-sent events, one piece per token, usage
+last when ``stream_options.include_usage`` asks) and reports log-probabilities per token of its
+``tokenizer``; it can be slow (``prompt_delay`` seconds per 1,000 prompt tokens before the first
+token, ``token_delay`` per token) and notices a client that hangs up mid-answer (``cancelled``,
+``tokens_sent``). :meth:`FakeOpenAI.small_model` answers as a 1.5B local model did: CONTRADICTION
+to every pair, the findings echoed back instead of explained, labels split into short tokens.
+
 Use it in-process with ``httpx.MockTransport`` (:meth:`FakeOpenAI.transport`) or on a loopback
 port (:meth:`FakeOpenAI.serve`).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -39,6 +47,10 @@ from conflictkit.testing.loopback import (
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
 CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
+JUDGES = ("rules", "contradiction")  # how the fake judges: by a fixed rule, or CONTRADICTION to everything
+EXPLAINERS = ("good", "echo", "lists")  # explains; echoes the findings back; gives lists where maps are asked for
+SPLIT_LABELS = {"NEUTRAL": ["NE", "UT", "RAL"], "CONTRADICTION": ["CON", "TR", "ADICTION"], "ENTAILMENT": ["ENT", "AIL", "MENT"]}
+"""How a small model's tokenizer spells the labels: the first token of NEUTRAL is two letters."""
 _WORD = re.compile(r"[a-z0-9]+")
 _NEGATORS = {"not", "no", "never", "neither", "nor", "without"}
 _MODALS = {"shall": "duty", "must": "duty", "will": "duty", "may": "permission"}
@@ -47,6 +59,19 @@ _MODALS = {"shall": "duty", "must": "duty", "will": "duty", "may": "permission"}
 def tokens(text: str) -> int:
     """A rough token count (4 characters a token), as usage reports it."""
     return max(1, math.ceil(len(text) / 4))
+
+
+def pieces(text: str, size: int = 4) -> list[str]:
+    """The default tokenizer: pieces of ``size`` characters (CONT RADI CTIO N, ENTA ILME NT, NEUT RAL)."""
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def split_labels(text: str) -> list[str]:
+    """A tokenizer that spells the labels as :data:`SPLIT_LABELS` and everything else in pieces of 4."""
+    head, _, rest = text.partition("\n")
+    if head in SPLIT_LABELS:
+        return SPLIT_LABELS[head] + (["\n"] + pieces(rest, 4) if rest else [])
+    return pieces(text, 4)
 
 
 # ---- the fake model: deterministic answers to conflictkit's prompts ----------------------------
@@ -109,16 +134,41 @@ def explain_findings(findings: list[dict], parties: list[dict]) -> dict:
     return {"findings": out}
 
 
-def default_answer(messages: list[dict]) -> str:
+def changed_words(premise: str, hypothesis: str) -> tuple[str, str]:
+    """The first run of words the hypothesis changes, and the premise's words there: what a quote of the change cites."""
+    a, b = premise.split(), hypothesis.split()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            return " ".join(b[max(0, j1 - 1) : max(j2, j1 + 1)]), " ".join(a[max(0, i1 - 1) : max(i2, i1 + 1)])
+    return " ".join(b[:3]), " ".join(a[:3])
+
+
+def lists_for_maps(answer: dict) -> dict:
+    """An explain answer with ``actions`` and ``reasons`` as lists of {party, ...}, as small models write them."""
+    for item in answer.get("findings", []):
+        item["actions"] = [{"party": k, "action": v} for k, v in item.get("actions", {}).items()]
+        item["reasons"] = [{"party": k, "reason": v} for k, v in item.get("reasons", {}).items()]
+    return answer
+
+
+def default_answer(messages: list[dict], judge: str = "rules", explainer: str = "good", quote: bool = False) -> str:
     user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
     if "PREMISE:" in user and "HYPOTHESIS:" in user:
-        return nli_label(_section(user, "PREMISE"), _section(user, "HYPOTHESIS"))[0]
+        premise, hypothesis = _section(user, "PREMISE"), _section(user, "HYPOTHESIS")
+        label = "CONTRADICTION" if judge == "contradiction" else nli_label(premise, hypothesis)[0]
+        if quote and label == "CONTRADICTION":
+            changed, original = changed_words(premise, hypothesis)
+            return f'{label}\nQUOTE: "{changed}" <> "{original}"'
+        return label
     if "TASK: parties" in user:
         return json.dumps({"parties": parties_of(_section(user, "DOCUMENT"))})
     if "TASK: explain" in user:
         findings = json.loads(_section(user, "FINDINGS") or "[]")
         parties = json.loads(_section(user, "PARTIES") or "[]")
-        return json.dumps(explain_findings(findings, parties))
+        if explainer == "echo":
+            return json.dumps({"findings": findings})
+        answer = explain_findings(findings, parties)
+        return json.dumps(lists_for_maps(answer) if explainer == "lists" else answer)
     return "I can only answer conflictkit's prompts."
 
 
@@ -137,11 +187,28 @@ class FakeOpenAI:
     models: tuple[str, ...] = ("gpt-4o-mini", "fake-model")
     logprobs: bool = True
     script: Callable[[dict], str] | None = None
+    judge: str = "rules"  # one of JUDGES
+    explainer: str = "good"  # one of EXPLAINERS
+    quote: bool = False  # a CONTRADICTION adds a QUOTE line citing the first changed words
+    tokenizer: Callable[[str], list[str]] = pieces
+    continuation: float = 1.0  # probability of each token after a label's first
+    prompt_delay: float = 0.0  # seconds per 1,000 prompt tokens before the first token
+    token_delay: float = 0.0  # seconds per answer token
+    stream_usage: bool = True  # False: refuse stream_options with a 400, as older servers do
+    cancelled: int = 0  # streamed answers the client hung up on
+    tokens_sent: int = 0  # streamed tokens sent, all answers together
     requests: list[Request] = field(default_factory=list)
     _faults: deque = field(default_factory=deque)
     _storm: tuple[int, int, float | None] | None = None  # (status, every n-th request, retry-after)
     _seen: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def small_model(cls, **overrides: Any) -> FakeOpenAI:
+        """A fake that answers as a 1.5B local model did (issue 28): CONTRADICTION to every pair, with
+        label log-probabilities over short tokens (NE UT RAL), and the findings echoed back."""
+        return cls(**{"judge": "contradiction", "explainer": "echo", "tokenizer": split_labels, "continuation": 0.97,
+                      **overrides})
 
     def fail(self, status: int, times: int = 1, *, retry_after: float | None = None) -> None:
         """Answer the next ``times`` requests with ``status`` (and a ``retry-after`` header)."""
@@ -205,30 +272,88 @@ class FakeOpenAI:
         if method != "POST" or not path.endswith("/chat/completions"):
             return 404, {}, _error(f"no route {method} {path}", "not_found")
         problem = _invalid(request.body)
+        if not problem and not self.stream_usage and "stream_options" in request.body:
+            problem = "Unrecognized request argument supplied: stream_options"
         if problem:
             return 400, {}, _error(problem, "invalid_request_error")
         if request.body["model"] not in self.models:
             return 404, {}, _error(f"The model `{request.body['model']}` does not exist", "model_not_found")
-        content = (self.script or (lambda body: default_answer(body["messages"])))(request.body)
+        content = (self.script or (lambda body: default_answer(body["messages"], self.judge, self.explainer, self.quote)))(request.body)
         corruption = fault.corruption if fault is not None else None
         if corruption == "malformed":
             return 200, {}, b'{"id": "chatcmpl-broken", "choices": [{"message": '
         content = _corrupted(content, corruption)
-        return 200, {}, json.dumps(self._completion(request.body, content)).encode()
-
-    def _completion(self, body: dict, content: str) -> dict:
+        body = request.body
         prompt = sum(tokens(str(m.get("content", ""))) for m in body["messages"])
-        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-        if self.logprobs and body.get("logprobs") and content in NLI_LABELS:
+        answer = self.tokenizer(content)[: int(body.get("max_tokens") or 1 << 30)]
+        positions = self._positions(body, answer)
+        if body.get("stream"):
+            return 200, {"content-type": "text/event-stream"}, self._events(body, prompt, answer, positions)
+        time.sleep(self.prompt_delay * prompt / 1000 + self.token_delay * len(answer))
+        return 200, {}, json.dumps(self._completion(body, prompt, answer, positions)).encode()
+
+    def _positions(self, body: dict, answer: list[str]) -> list[dict] | None:
+        """Per answer token: its log-probability and the top alternatives (the three labels' first tokens at a label's start)."""
+        if not (self.logprobs and body.get("logprobs")):
+            return None
+        top_n = int(body.get("top_logprobs") or 1)
+        label = "".join(answer).split("\n")[0]
+        probs = None
+        if label in NLI_LABELS:
             user = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
-            _, probs = nli_label(_section(user, "PREMISE"), _section(user, "HYPOTHESIS"))
-            top = [{"token": name[:3], "logprob": math.log(p), "bytes": None}
-                   for name, p in sorted(probs.items(), key=lambda kv: -kv[1])][: int(body.get("top_logprobs") or 1)]
-            choice["logprobs"] = {"content": [{"token": content[:3], "logprob": math.log(probs[content]), "bytes": None, "top_logprobs": top}]}
-        else:
-            choice["logprobs"] = None
+            probs = nli_label(_section(user, "PREMISE"), _section(user, "HYPOTHESIS"))[1]
+            if self.judge == "contradiction":
+                probs = {"CONTRADICTION": 0.9, "ENTAILMENT": 0.04, "NEUTRAL": 0.06}
+        out = []
+        for k, token in enumerate(answer):
+            if k == 0 and probs is not None:
+                top = sorted(((self.tokenizer(name)[0], p) for name, p in probs.items()), key=lambda tp: -tp[1])
+                chosen = math.log(probs[label])
+            else:
+                p = self.continuation if probs is not None and k < len(self.tokenizer(label)) else 1.0
+                top = [(token, p)] + ([("X", 1.0 - p)] if p < 1.0 else [])
+                chosen = math.log(p)
+            out.append({"token": token, "logprob": chosen, "bytes": None,
+                        "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in top[:top_n]]})
+        return out
+
+    def _completion(self, body: dict, prompt: int, answer: list[str], positions: list[dict] | None) -> dict:
+        content = "".join(answer)
+        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop",
+                                  "logprobs": {"content": positions} if positions is not None else None}
         return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body["model"], "choices": [choice],
-                "usage": {"prompt_tokens": prompt, "completion_tokens": tokens(content), "total_tokens": prompt + tokens(content)}}
+                "usage": {"prompt_tokens": prompt, "completion_tokens": len(answer), "total_tokens": prompt + len(answer)}}
+
+    def _events(self, body: dict, prompt: int, answer: list[str], positions: list[dict] | None) -> Iterator[bytes]:
+        """The answer as server-sent events, one token a piece, at the fake's speed; a hang-up is counted."""
+        def event(data: Any) -> bytes:
+            return f"data: {json.dumps(data) if not isinstance(data, str) else data}\n\n".encode()
+
+        def chunk(delta: dict, logprobs: list[dict] | None, finish: str | None) -> dict:
+            return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
+                    "choices": [{"index": 0, "delta": delta, "logprobs": {"content": logprobs} if logprobs else None,
+                                 "finish_reason": finish}]}
+
+        finished = False
+        try:
+            time.sleep(self.prompt_delay * prompt / 1000)
+            for k, token in enumerate(answer):
+                time.sleep(self.token_delay)
+                delta = {"role": "assistant", "content": token} if k == 0 else {"content": token}
+                yield event(chunk(delta, [positions[k]] if positions else None, None))
+                with self._lock:
+                    self.tokens_sent += 1
+            yield event(chunk({}, None, "stop"))
+            if (body.get("stream_options") or {}).get("include_usage"):
+                yield event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
+                             "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": len(answer),
+                                                      "total_tokens": prompt + len(answer)}})
+            yield event("[DONE]")
+            finished = True
+        finally:
+            if not finished:
+                with self._lock:
+                    self.cancelled += 1
 
     def transport(self):
         """An ``httpx.MockTransport`` serving this fake in-process."""
@@ -287,4 +412,5 @@ def _corrupted(content: str, kind: str | None) -> str:
     return json.dumps(data)
 
 
-__all__ = ["FakeOpenAI", "Fault", "Request", "CORRUPTIONS", "NLI_LABELS", "nli_label", "default_answer", "tokens"]
+__all__ = ["FakeOpenAI", "Fault", "Request", "CORRUPTIONS", "EXPLAINERS", "JUDGES", "NLI_LABELS", "SPLIT_LABELS",
+           "nli_label", "default_answer", "pieces", "split_labels", "tokens"]

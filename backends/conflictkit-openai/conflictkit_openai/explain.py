@@ -1,10 +1,15 @@
 """The ``llm`` explainer: summaries, recommendations and rewrites for every finding, every quote verified.
 
 Once per comparison the model names the input's parties; then findings go in batches, with both
-full documents (up to ``document_chars`` each) in the prompt. Each answer is read as JSON and
-checked before anything of it is kept:
-- a finding id that is not in the batch is ignored; a finding the model skipped is listed in
-  ``explainer.unexplained``;
+full documents (up to ``document_chars`` each, none with 0) in the prompt. Each answer is read as
+real models write it (:mod:`conflictkit_openai.answers`: prose and fences around the JSON, lists
+for maps, items keyed by id, an answer cut off mid-list) and checked before anything of it is
+kept or cached:
+- an answer that explains no finding of its batch (empty, no JSON, or the findings echoed back
+  with no summary, comment, action, quote or rewrite) is asked for once more and never cached;
+  its findings are "not explained", each with the problem named in ``explainer.problems``;
+- a finding id that is not in the batch is ignored; a finding the model skipped, or answered with
+  an echo, is listed in ``explainer.unexplained``;
 - actions name known parties only (others are dropped and counted) and are one of ignore / remove /
   rewrite / null; "remove" is never kept for a missing clause, nor for a passage another clause
   cites by its section number (it becomes "rewrite");
@@ -14,33 +19,59 @@ checked before anything of it is kept:
   against the input passage; an added passage (no reference position) gets no rewrite; a missing
   clause's ``insert_after`` anchor must be grounded in the input.
 The results go into the report as ``summaries``, ``recommendations`` and ``explainer`` (the model
-id, the parties and the counts of what was dropped). Explanations already in the report for the
-same model are kept: only findings without one are sent.
+id, the parties, how many findings were explained and the counts of what was dropped), as each
+batch's answer arrives (``updated``). Explanations already in the report for the same model are
+kept: only findings without one are sent.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections import Counter
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from pydantic import Field
 
 from conflictkit.grounding import Verifier, redline
-from conflictkit.stages import Comparison, Explainer, Options
+from conflictkit.stages import NOT_ANSWERED_YET, Comparison, Explainer, Options
 
-from conflictkit_openai.answers import has_list, json_object, short_text
-from conflictkit_openai.client import ChatClient, ChatRequest
+from conflictkit_openai.answers import as_map, items_of, json_value, short_text, texts
+from conflictkit_openai.client import ChatAnswer, ChatClient, ChatRequest
 from conflictkit_openai.options import LLMOptions
 from conflictkit_openai.prompts import EXPLAIN_SYSTEM, PARTIES_TASK, explain_user
 
 ACTIONS = ("ignore", "remove", "rewrite")
+ID_FIELDS = ("id", "finding", "finding_id")
+PARTY_FIELDS = ("party", "party_id", "id", "name")
+ANSWER_FIELDS = ("summary", "comment", "actions", "quotes", "rewrite", "insert")
 _LABEL = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|\(?[a-z0-9]{1,4}\)|[-*+•])\s+", re.I)
 
 
 class LLMExplainerOptions(LLMOptions):
-    batch_size: int = Field(8, ge=1, le=100, description="findings per request")
-    document_chars: int = Field(60_000, ge=1000, description="characters of each document given as context")
+    batch_size: int = Field(8, ge=1, le=100, description="findings per request (1-2 for a small local model)")
+    document_chars: int = Field(60_000, ge=0, description=(
+        "characters of each document given as context; 0 sends only the findings' own passages "
+        "(a small local model's context, and its speed, are better spent on them)"))
     max_tokens: int = Field(4000, ge=256, le=100_000, description="answer length per batch")
+
+
+def echo_problem(item: dict[str, Any], finding: dict) -> str | None:
+    """What is wrong with one finding's item, or None: an echo of the request, an empty item, a copied clause."""
+    if not any(item.get(field) for field in ANSWER_FIELDS):
+        if {"kind", "reference", "input", "reasons", "section"} & set(item):
+            return "an echo of the finding (no summary, comment, action, quote or rewrite)"
+        return "an empty explanation"
+    summary = _plain(item.get("summary"))
+    passages = {_plain((finding.get(side) or {}).get("text")) for side in ("reference", "input")} - {""}
+    if summary and summary in passages and not any(item.get(f) for f in ANSWER_FIELDS if f != "summary"):
+        return "the summary only copies the clause"
+    return None
+
+
+def _plain(value: Any) -> str:
+    return " ".join(value.split()).lower() if isinstance(value, str) else ""
 
 
 class LLMExplainer(Explainer):
@@ -48,6 +79,7 @@ class LLMExplainer(Explainer):
 
     name: ClassVar[str] = "llm"
     Options: ClassVar[type[Options]] = LLMExplainerOptions
+    version: ClassVar[str] = "2"
 
     def __init__(self, options: Options | dict | None = None, http_client=None) -> None:
         super().__init__(options)
@@ -60,7 +92,7 @@ class LLMExplainer(Explainer):
         self.client = ChatClient(self.options, self.store, self._http_client)
         super().warm_up()
 
-    def explain(self, report: dict, comparison: Comparison) -> dict:
+    def explain(self, report: dict, comparison: Comparison, updated: Callable[[dict], None] | None = None) -> dict:
         self.warm_up()
         reference, input = comparison.reference.document.original, comparison.input.document.original
         previous = report.get("explainer") or {}
@@ -70,44 +102,55 @@ class LLMExplainer(Explainer):
         todo = [f for f in report["findings"] if f["id"] not in kept]
         parties = previous.get("parties") if same_model and previous.get("parties") else self._parties(input) if todo else []
         checker = _Checker(reference, input, comparison, {p["id"] for p in parties})
-        unexplained: list[str] = []
+        problems: dict[str, str] = {}
         n = self.options.batch_size
         batches = [todo[i : i + n] for i in range(0, len(todo), n)]
         prompts = [self._request(reference, input, parties, batch) for batch in batches]
-        for batch, answer in zip(batches, self.client.complete(prompts, accept=has_list("findings"))):
-            items = _items(answer.content)
-            for finding in batch:
-                item = items.get(finding["id"])
-                if item is None:
-                    unexplained.append(finding["id"])
-                    continue
-                summary, recommendation = checker.check(finding, item)
-                if summary:
-                    summaries[finding["id"]] = {"finding": finding["id"], "text": summary}
-                kept[finding["id"]] = recommendation
+        lock = threading.Lock()
+
+        def current() -> dict:
+            return self._report(report, parties, summaries, kept, problems, checker)
+
+        def arrived(k: int, answer: ChatAnswer) -> None:
+            with lock:
+                for finding in batches[k]:
+                    item, problem = _item_for(answer, finding, batches[k])
+                    if problem is not None:
+                        problems[finding["id"]] = problem
+                        continue
+                    summary, recommendation = checker.check(finding, item)
+                    if summary:
+                        summaries[finding["id"]] = {"finding": finding["id"], "text": summary}
+                    kept[finding["id"]] = recommendation
+                if updated is not None:
+                    updated(current())
+
+        # each answer is checked against its own batch before it is cached
+        self.client.complete(prompts, check=[_batch_check(batch) for batch in batches], on_answer=arrived)
+        return current()
+
+    def _report(self, report: dict, parties: list[dict], summaries: dict, kept: dict, problems: dict[str, str],
+                checker: _Checker) -> dict:
         order = {f["id"]: i for i, f in enumerate(report["findings"])}
+        unexplained = [f["id"] for f in report["findings"] if f["id"] not in kept]
+        reasons = Counter(problems.get(fid, NOT_ANSWERED_YET) for fid in unexplained)
         return {
             **report,
             "summaries": sorted(summaries.values(), key=lambda s: order.get(s["finding"], 0)),
             "recommendations": sorted(kept.values(), key=lambda r: order.get(r["finding"], 0)),
             "explainer": {
                 "name": self.name, "model": self.options.model, "parties": parties,
-                "unexplained": unexplained, "unknown_parties_dropped": checker.unknown_parties,
-                "ungrounded_quotes_dropped": checker.ungrounded,
+                "explained": len(kept), "unexplained": unexplained,
+                "problems": [{"problem": why, "findings": n} for why, n in reasons.most_common()],
+                "unknown_parties_dropped": checker.unknown_parties, "ungrounded_quotes_dropped": checker.ungrounded,
             },
         }
 
     def _parties(self, input: str) -> list[dict]:
-        request = ChatRequest(messages=(("system", EXPLAIN_SYSTEM), ("user", PARTIES_TASK + input[: self.options.document_chars])),
+        request = ChatRequest(messages=(("system", EXPLAIN_SYSTEM), ("user", PARTIES_TASK + input[: max(self.options.document_chars, 4000)])),
                               max_tokens=300)
-        (answer,) = self.client.complete([request], accept=has_list("parties"))
-        data = json_object(answer.content) or {}
-        parties, seen = [], set()
-        for p in data.get("parties") or []:
-            if isinstance(p, dict) and isinstance(p.get("id"), str) and short_text(p.get("name"), 80) and p["id"] not in seen:
-                seen.add(p["id"])
-                parties.append({"id": p["id"][:20], "name": short_text(p["name"], 80)})
-        return parties
+        (answer,) = self.client.complete([request], check=lambda text: None if parties_of(text) else "names no party")
+        return parties_of(answer.content)
 
     def _request(self, reference: str, input: str, parties: list[dict], batch: list[dict]) -> ChatRequest:
         limit = self.options.document_chars
@@ -124,9 +167,55 @@ class LLMExplainer(Explainer):
         return {} if self.client is None else self.client.report()
 
 
-def _items(content: str) -> dict[str, dict]:
-    data = json_object(content) or {}
-    return {item["id"]: item for item in data.get("findings") or [] if isinstance(item, dict) and isinstance(item.get("id"), str)}
+def parties_of(text: str) -> list[dict]:
+    """The parties an answer names: ``{"parties": [{"id", "name"}]}``, or a list of names (given ids p1, p2...)."""
+    parties, seen = [], set()
+    raw = items_of(text, "parties", ("id",))
+    if not raw:
+        data = json_value(text)
+        names = data.get("parties") if isinstance(data, dict) else None
+        raw = [{"id": f"p{i + 1}", "name": n} for i, n in enumerate(texts(names))]
+    for i, p in enumerate(raw):
+        pid = p.get("id") if isinstance(p.get("id"), str) and p.get("id").strip() else f"p{i + 1}"
+        name = short_text(p.get("name"), 80)
+        if name and pid not in seen:
+            seen.add(pid)
+            parties.append({"id": pid[:20], "name": name})
+    return parties
+
+
+def _batch_check(batch: list[dict]) -> Callable[[str], str | None]:
+    """The answer check of one batch: the problem when the answer explains none of its findings."""
+    def check(text: str) -> str | None:
+        if not isinstance(text, str) or not text.strip():
+            return "an empty answer"
+        answer = ChatAnswer(text)
+        found = [_item_for(answer, f, batch) for f in batch]
+        if any(problem is None for _, problem in found):
+            return None
+        return Counter(problem for _, problem in found).most_common(1)[0][0]
+    return check
+
+
+def _item_for(answer: ChatAnswer, finding: dict, batch: list[dict]) -> tuple[dict, str | None]:
+    """The answer's item for ``finding`` and the problem with it (None when usable)."""
+    if answer.problem == "an empty answer" or not answer.content.strip():
+        return {}, "an empty answer"
+    items = items_of(answer.content, "findings", ID_FIELDS)
+    if not items:
+        return {}, "no JSON in the answer" if "{" not in answer.content else "no findings in the answer"
+    by_id = {}
+    for item in items:
+        fid = next((item[f] for f in ID_FIELDS if isinstance(item.get(f), str)), None)
+        if fid is not None:
+            by_id.setdefault(fid.strip(), item)
+    item = by_id.get(finding["id"])
+    if item is None and len(batch) == 1 and len(items) == 1 and not by_id:
+        item = items[0]  # one finding asked about, one answer given without its id
+    if item is None:
+        return {}, "skipped by the model"
+    problem = echo_problem(item, finding)
+    return item, problem
 
 
 class _Checker:
@@ -141,24 +230,23 @@ class _Checker:
 
     def check(self, finding: dict, item: dict[str, Any]) -> tuple[str | None, dict]:
         quotes, dropped = self._quotes(item.get("quotes"))
+        reasons = as_map(item.get("reasons"), PARTY_FIELDS, ("reason", "text", "why"))
         recommendation: dict[str, Any] = {
             "finding": finding["id"], "comment": short_text(item.get("comment")),
-            "actions": self._actions(finding, item.get("actions")),
-            "reasons": {k: short_text(v, 400) for k, v in (item.get("reasons") or {}).items()
-                        if isinstance(item.get("reasons"), dict) and k in self.party_ids and short_text(v, 400)},
+            "actions": self._actions(finding, as_map(item.get("actions"), PARTY_FIELDS, ("action", "value"))),
+            "reasons": {k: short_text(v, 400) for k, v in reasons.items() if k in self.party_ids and short_text(v, 400)},
             "quotes": quotes, "ungrounded_quotes": dropped,
         }
         recommendation.update(self._rewrite(finding, item))
         return short_text(item.get("summary"), 600), recommendation
 
-    def _actions(self, finding: dict, actions: Any) -> dict[str, str | None]:
-        if not isinstance(actions, dict):
-            return {}
+    def _actions(self, finding: dict, actions: dict[str, Any]) -> dict[str, str | None]:
         kept = {}
         for party, action in actions.items():
             if party not in self.party_ids:
                 self.unknown_parties += 1
                 continue
+            action = action.strip().lower() if isinstance(action, str) else None
             if action not in ACTIONS:
                 action = None
             if action == "remove" and finding["kind"] == "missing":
@@ -179,8 +267,8 @@ class _Checker:
 
     def _quotes(self, quotes: Any) -> tuple[list[dict], int]:
         kept, dropped = [], 0
-        for quote in quotes if isinstance(quotes, list) else []:
-            if not isinstance(quote, str) or not quote.strip():
+        for quote in texts(quotes):
+            if not quote.strip():
                 continue
             found = self._ground(quote)
             if found is None:
@@ -192,14 +280,14 @@ class _Checker:
 
     def _ground(self, quote: str, sides: tuple[str, ...] = ("input", "reference")) -> dict | None:
         for side in sides:
-            result = self.verifiers[side].verify(quote)
-            if result.status in ("grounded", "ambiguous"):
-                start, end = (result.start, result.end) if result.status == "grounded" else result.found_at[0]
+            span = self.verifiers[side].locate(quote)
+            if span is not None:
+                start, end = span
                 return {"side": side, "start": start, "end": end, "text": self.verifiers[side].original[start:end]}
         return None
 
     def _rewrite(self, finding: dict, item: dict[str, Any]) -> dict:
-        rewrite = item.get("rewrite")
+        rewrite = item.get("rewrite") or item.get("insert")
         if finding["kind"] == "added" or not isinstance(rewrite, str) or not rewrite.strip():
             return {}
         rewrite = rewrite.strip()

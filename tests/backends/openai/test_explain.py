@@ -85,3 +85,72 @@ def test_a_truncated_answer_is_asked_again(explained, fake):
     fake.corrupt("truncated", times=2)  # parties, then its retry... and the batch answers fine
     report = explained(batch_size=100).report
     assert report["recommendations"]
+
+
+def test_an_echo_of_the_findings_is_not_an_explanation_and_is_never_cached(explained, fake):
+    fake.explainer = "echo"
+    result = explained(batch_size=100)
+    report = result.report
+    info = report["explainer"]
+    n = len(report["findings"])
+    assert info["explained"] == 0 and len(info["unexplained"]) == n and not report["recommendations"]
+    assert info["problems"] == [{"problem": "an echo of the finding (no summary, comment, action, quote or rewrite)", "findings": n}]
+    assert result.params["usage"]["explainer"]["rejected_answers"] == 2  # asked once more, then given up
+    sent = fake.count(None)
+    fake.explainer = "good"
+    again = explained(batch_size=100).report  # nothing was cached: the batch is asked again
+    assert fake.count(None) > sent and again["explainer"]["explained"] == n
+
+
+def test_lists_where_maps_were_asked_for_are_read(explained, fake):
+    """Issue 28: the model answered `reasons` as a list, as the prompt's payload shows them; that crashed."""
+    fake.explainer = "lists"
+    report = explained().report
+    assert report["explainer"]["explained"] == len(report["findings"])
+    rec = report["recommendations"][0]
+    assert rec["actions"] and set(rec["actions"]) <= {"p1", "p2"} and rec["reasons"]
+
+
+def test_a_reasons_list_of_plain_sentences_is_dropped_not_fatal(explained, fake):
+    def answer(body):
+        user = body["messages"][-1]["content"]
+        if "TASK: explain" not in user:
+            return json.dumps({"parties": [{"id": "p1", "name": "Provider"}, {"id": "p2", "name": "Customer"}]})
+        ids = [f["id"] for f in json.loads(user.split("FINDINGS:\n", 1)[1].split("\n\nANSWER FORMAT:")[0])]
+        return "```json\n" + json.dumps({"findings": [{"id": i, "summary": "It changed.", "reasons": ["It departs.", "Fine."],
+                                                       "actions": "rewrite", "quotes": "Provider"} for i in ids]}) + "\n```"
+    fake.script = answer
+    report = explained(batch_size=100).report
+    assert report["explainer"]["explained"] == len(report["findings"])
+    assert all(r["reasons"] == {} and r["actions"] == {} for r in report["recommendations"])
+    assert all(r["quotes"] and r["quotes"][0]["text"] == "Provider" for r in report["recommendations"])
+
+
+def test_an_answer_cut_off_mid_list_keeps_its_complete_items(explained, fake):
+    fake.corrupt("truncated", times=3)  # parties, its retry, then the batch answer cut in half
+    fake.script = None
+    report = explained(batch_size=100).report
+    info = report["explainer"]
+    assert 0 < info["explained"] < len(report["findings"])
+    assert info["problems"] == [{"problem": "skipped by the model", "findings": len(info["unexplained"])}]
+
+
+def test_explanations_are_handed_over_batch_by_batch(fake, tmp_path):
+    from conflictkit.stages import Comparison
+
+    config = resolve({**FAST_CONFIG, "pipeline": {**FAST_CONFIG["pipeline"], "explainer": {"use": "llm", "options": {
+        "model": "fake-model", "base_url": "http://127.0.0.1:9/v1", "batch_size": 4}}}})
+    engine = Engine(config, store=Store(tmp_path / "cache.sqlite"))
+    result = engine.compare(str(REFERENCE), str(INPUT), explain=False)
+    assert "recommendations" not in result.report
+    import httpx
+
+    from conflictkit_openai.explain import LLMExplainer
+
+    explainer = LLMExplainer(config.pipeline.explainer.options, http_client=httpx.Client(transport=fake.transport()))
+    explainer.use_store(Store(tmp_path / "other.sqlite"))
+    seen = []
+    final = explainer.explain(result.report, Comparison(reference=result.reference, input=result.input),
+                              lambda report: seen.append(report["explainer"]["explained"]))
+    n = len(result.report["findings"])
+    assert seen == sorted(seen) and seen[-1] == n == final["explainer"]["explained"] and len(seen) == -(-n // 4)
