@@ -90,8 +90,13 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     ([-deleted-]{+inserted+} when not coloured) and its reasons. P(conflict) is the judge's
     probability that the input changes the legal effect of the reference clause.
 
+    With an explainer in the config (e.g. --config llm-cascade), the report is written to --out
+    before any explanation is asked for, and rewritten as explanations arrive; findings the model
+    could not explain are counted on stderr (add them later with `conflictkit explain DIR`).
+
     \b
-    Exit codes: 0 done; 1 unexpected failure; 2 usage, config or input error;
+    Exit codes: 0 done; 1 unexpected failure, or the explainer failed or explained no finding
+                (the report is written without explanations); 2 usage, config or input error;
                 3 a finding matched --fail-on.
     """
     from conflictkit.config import load_config
@@ -115,12 +120,18 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     config = load_config(config_path)
     documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
+    formats = ("json", "md", fmt)
+    write = (lambda done: write_outputs(done, out_dir, formats, changes)) if out_dir else None
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
         if revisions:
-            result = engine.compare_revisions(revisions)
+            result = engine.compare_revisions(revisions, explain=False)
         else:
-            result = engine.compare(reference, input) if documents is None else engine.compare_documents(*documents)
+            result = (engine.compare(reference, input, explain=False) if documents is None
+                      else engine.compare_documents(*documents, explain=False))
+        if write and engine.explainer is not None:
+            write(result)  # the findings are on disk before any explanation is asked for
+        failure = explain_into(engine, result, write, progress)
     finally:
         progress.close()
     for side in ("reference", "input"):
@@ -130,11 +141,51 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
 
     rendering = Rendering.of_result(result, changes=changes, verbosity=-1 if quiet else 1 if verbose else 0)
     if out_dir:
-        write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)
+        write_outputs(result, out_dir, formats, changes, rendering)
     print_result(rendering, renderer, out_dir)
+    if failure is not None:
+        return failure
     if kinds and any(f["kind"] in kinds for f in result.report["findings"]):
         return EXIT_FINDINGS
     return 0
+
+
+def explain_into(engine, result, write, progress=None) -> int | None:
+    """Run the engine's explainer on ``result``, writing as explanations arrive; say what it could not do.
+
+    Returns the exit code of a failure (the explainer raised, or explained none of the findings),
+    or None. The report already written stays whatever happens.
+    """
+    from conflictkit.errors import EXIT_FAILURE, ConflictkitError
+
+    if engine.explainer is None:
+        return None
+    try:
+        engine.explain(result, write)
+    except ConflictkitError as exc:
+        if write:
+            write(result)  # what arrived before the failure
+        if progress is not None:
+            progress.close()
+        click.echo(f"conflictkit: error: explanations failed: {exc}", err=True)
+        click.echo("conflictkit: the findings were written without them; `conflictkit explain DIR` adds them later", err=True)
+        return exc.exit_code
+    if progress is not None:
+        progress.close()
+    return EXIT_FAILURE if report_unexplained(result.report) else None
+
+
+def report_unexplained(report: dict) -> bool:
+    """Say on stderr how many findings an explainer left unexplained and why; True when it explained none."""
+    info = report.get("explainer") or {}
+    findings = len(report["findings"])
+    missing = len(info.get("unexplained") or [])
+    if not missing:
+        return False
+    why = "; ".join(f"{p['findings']} {p['problem']}" for p in info.get("problems") or [])
+    click.echo(f"conflictkit: warning: {missing} of {findings} findings not explained by {info.get('model')}"
+               + (f" ({why})" if why else ""), err=True)
+    return missing == findings
 
 
 def print_result(rendering, renderer, out_dir: str | None) -> None:

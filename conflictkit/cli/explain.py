@@ -22,23 +22,63 @@ def _read_json(path: Path) -> dict:
     return data
 
 
+def candidates(run_dir: Path, recorded: str, saved: dict) -> list[Path]:
+    """Where a run's document may be, most specific first: as the run saved it relative to its own
+    folder and absolutely, then its recorded path from here, from the run folder and from the
+    folders above it (a batch's pair folder sits one level down)."""
+    found: list[Path] = []
+    if isinstance(saved.get("from_run"), str):
+        found.append(run_dir / saved["from_run"])
+    if isinstance(saved.get("absolute"), str):
+        found.append(Path(saved["absolute"]))
+    path = Path(recorded)
+    found += [path] if path.is_absolute() else [Path.cwd() / path, run_dir / path, run_dir.parent / path, run_dir.parent.parent / path]
+    return list(dict.fromkeys(p.resolve() for p in found))
+
+
+def locate_document(run_dir: Path, side: str, report: dict, params: dict, limit: int):
+    """The run's ``side`` document, found wherever the run can be resolved from and checked by its sha256."""
+    from conflictkit.loaders import read_document
+
+    recorded, digest = report[side]["path"], report[side]["sha256"]
+    saved = ((params.get("documents") or {}).get(side) or {}) if isinstance(params.get("documents"), dict) else {}
+    changed = None
+    looked = candidates(run_dir, recorded, saved)
+    for path in looked:
+        if not path.is_file():
+            continue
+        document = read_document(path, limit)
+        if document.sha256 == digest:
+            return document.model_copy(update={"path": recorded})
+        changed = path
+    if changed is not None:
+        raise UserError(f"{changed} changed since the run (its sha256 differs); run `conflictkit compare` again")
+    raise UserError(f"cannot find the {side} document {recorded} (looked in {', '.join(str(p.parent) for p in looked)}); "
+                    "run `conflictkit explain` from the folder where the comparison ran, or put the document back")
+
+
 @click.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--config", "-c", "config_path", metavar="FILE", help="Config whose pipeline.explainer to use (default: the run's own config).")
 @click.option("--no-cache", is_flag=True, help="Ask again: ignore cached answers and explanations already in the report.")
-def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
+def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
     """Add explanations to the saved run in RUN_DIR without recomputing its findings.
 
-    Reads RUN_DIR/report.json and params.json and both documents (which must be unchanged since the
-    run), asks the configured explainer about every finding that has no explanation from the same
-    model yet, and rewrites report.json, report.md (and report.html when present) atomically.
+    Reads RUN_DIR/report.json and params.json and both documents (found relative to RUN_DIR as the
+    run saved them, or from where the comparison ran; they must be unchanged since the run), asks
+    the configured explainer about every finding that has no explanation from the same model yet,
+    and rewrites report.json, report.md (and report.html when present) atomically, as explanations
+    arrive.
+
+    \b
+    Exit codes: 0 done (findings it could not explain are counted on stderr);
+                1 the explainer failed, or explained none of the findings (what arrived is kept);
+                2 usage, config or input error.
     """
+    from conflictkit.cli.compare import explain_into
     from conflictkit.config import load_config, resolve
-    from conflictkit.engine import Engine
-    from conflictkit.loaders import read_document
-    from conflictkit.report.render import render_markdown
-    from conflictkit.report.writer import atomic_write, to_json
-    from conflictkit.stages import Comparison
+    from conflictkit.engine import ComparisonResult, Engine
+    from conflictkit.progress import TerminalProgress
     from conflictkit.store import get_store
 
     report = _read_json(run_dir / "report.json")
@@ -46,27 +86,33 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
     config = load_config(config_path) if config_path else resolve(params.get("config"), str(run_dir / "params.json"))
     if config.pipeline.explainer is None:
         raise UserError("this config has no pipeline.explainer; give --config with one (e.g. --config llm-cascade)")
-    documents = []
-    for side in ("reference", "input"):
-        path = report[side]["path"]
-        document = read_document(path, config.limits.max_document_bytes)
-        if document.sha256 != report[side]["sha256"]:
-            raise UserError(f"{path} changed since the run (its sha256 differs); run `conflictkit compare` again")
-        documents.append(document)
+    documents = [locate_document(run_dir, side, report, params, config.limits.max_document_bytes) for side in ("reference", "input")]
     if no_cache:
         report = {k: v for k, v in report.items() if k not in ("summaries", "recommendations", "explainer")}
-    engine = Engine(config, store=get_store(enabled=not no_cache))
-    reference, input = engine.index(documents[0]), engine.index(documents[1])
-    engine.explainer.use_store(engine.store)
-    engine.explainer.warm_up()
-    explained = engine.explainer.explain(report, Comparison(reference=reference, input=input))
-    files = {"report.json": to_json(explained), "report.md": render_markdown(explained)}
+    progress = TerminalProgress()
+    try:
+        engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
+        result = ComparisonResult(report=report, pairs={}, params=params,
+                                  reference=engine.index(documents[0]), input=engine.index(documents[1]))
+        failure = explain_into(engine, result, lambda done: _rewrite(run_dir, done), progress)
+    finally:
+        progress.close()
+    info = result.report.get("explainer") or {}
+    click.echo(f"explained {len(result.report.get('recommendations', []))} of {len(result.report['findings'])} findings with "
+               f"{info.get('model')}; {info.get('ungrounded_quotes_dropped', 0)} ungrounded quotes dropped; wrote {run_dir}", err=True)
+    return failure or 0
+
+
+def _rewrite(run_dir: Path, result) -> None:
+    """The run's report files with the explanations so far; every locator kept (both texts are given)."""
+    from conflictkit.report.render import render_markdown
+    from conflictkit.report.writer import atomic_write, to_json
+
+    texts = {"reference": result.reference.document.original, "input": result.input.document.original}
+    files = {"report.json": to_json(result.report), "report.md": render_markdown(result.report, texts)}
     if (run_dir / "report.html").exists():
         from conflictkit.report.html import render_html
 
-        files["report.html"] = render_html(explained, documents[0].original, documents[1].original)
+        files["report.html"] = render_html(result.report, texts["reference"], texts["input"])
     for name, content in files.items():
         atomic_write(run_dir / name, content)
-    info = explained.get("explainer") or {}
-    click.echo(f"explained {len(explained.get('recommendations', []))} of {len(explained['findings'])} findings with "
-               f"{info.get('model')}; {info.get('ungrounded_quotes_dropped', 0)} ungrounded quotes dropped; wrote {run_dir}", err=True)

@@ -280,5 +280,24 @@ def is_report_file(name: str) -> bool:
 
 def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike[str], formats: Iterable[str] = ("json", "md"),
                   changes: str = "all", rendering=None) -> list[Path]:
-    """Render everything, then write it as the whole content of ``out_dir``; return the paths."""
-    return write_set(out_dir, render_files(result, formats, changes, rendering), is_report_file)
+    """Render everything, then write it as the whole content of ``out_dir``; return the paths.
+
+    params.json also says where each document is, from ``out_dir`` and absolutely, so
+    ``conflictkit explain`` finds them from anywhere.
+    """
+    files = render_files(result, formats, changes, rendering)
+    located = document_locations(result, out_dir)
+    if located:
+        files["params.json"] = to_json({**result.params, "documents": located})
+    return write_set(out_dir, files, is_report_file)
+
+
+def document_locations(result: ComparisonResult, out_dir: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
+    """``{side: {"absolute", "from_run"}}`` for each document read from a file that still exists."""
+    located = {}
+    for side, indexed in (("reference", result.reference), ("input", result.input)):
+        path = indexed.document.path
+        if path and os.path.isfile(path):
+            absolute = os.path.abspath(path)
+            located[side] = {"absolute": absolute, "from_run": os.path.relpath(absolute, os.path.abspath(out_dir))}
+    return located

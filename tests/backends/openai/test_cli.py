@@ -5,6 +5,8 @@ import json
 import pytest
 import yaml
 
+from conflictkit.testing.openai import FakeOpenAI
+
 from tests.cli.test_compare import assert_user_error, run
 from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
 
@@ -46,14 +48,34 @@ def test_the_cascade_and_the_explainer_end_to_end_and_a_rerun_sends_nothing(tmp_
     assert fake.count(None) == requests
 
 
-def test_an_api_failure_after_retries_is_exit_1_and_writes_nothing(tmp_path, server, fake):
+def findings_without_explanations(out) -> list:
+    report = json.loads((out / "report.json").read_text())
+    assert report["findings"] and not report.get("recommendations")
+    assert "summary:" not in (out / "report.md").read_text()
+    return report["findings"]
+
+
+def test_an_explainer_failure_after_retries_is_exit_1_with_the_findings_written(tmp_path, server, fake):
     config = write_config(tmp_path, server, judge=False)
     fake.storm(500, 1)
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
     assert proc.returncode == 1, proc.stderr
     assert "server error (500) after 2 retries" in proc.stderr and "Traceback" not in proc.stderr
-    assert not out.exists() or not any(out.iterdir())
+    assert "the findings were written without them; `conflictkit explain DIR` adds them later" in proc.stderr
+    findings_without_explanations(out)
+    fake.calm()
+    assert run("explain", out, "--config", config).returncode == 0
+    assert json.loads((out / "report.json").read_text())["recommendations"]
+
+
+def test_a_judge_failure_is_exit_1_and_writes_nothing(tmp_path, server, fake):
+    config = write_config(tmp_path, server, explainer=False)
+    fake.storm(500, 1)
+    out = tmp_path / "out"
+    proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
+    assert proc.returncode == 1 and "server error (500)" in proc.stderr
+    assert not out.exists() or not any(out.iterdir())  # no findings without the judge that makes them
 
 
 def test_a_missing_key_is_a_configuration_error(tmp_path, server, fake):
@@ -103,7 +125,8 @@ def test_every_broken_answer_through_the_cli(tmp_path, server, fake, fault, expe
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
     if expect == "malformed":
-        assert proc.returncode == 1 and "malformed response" in proc.stderr and not out.exists()
+        assert proc.returncode == 1 and "malformed response" in proc.stderr
+        findings_without_explanations(out)
         return
     assert proc.returncode == 0, proc.stderr
     info = json.loads((out / "report.json").read_text())["explainer"]
@@ -117,12 +140,13 @@ def test_every_broken_answer_through_the_cli(tmp_path, server, fake, fault, expe
         assert not info["unexplained"] and info["ungrounded_quotes_dropped"] == 0
 
 
-def test_a_timeout_through_the_cli_is_exit_1_and_writes_nothing(tmp_path, server, fake):
-    config = write_config(tmp_path, server, judge=False, max_retries=0, timeout=0.5)
+def test_a_timeout_through_the_cli_is_exit_1_with_the_findings_written(tmp_path, server, fake):
+    config = write_config(tmp_path, server, judge=False, max_retries=0, timeout=0.5, prompt_tokens_per_s=1e6)
     fake.delay(2.0, times=1)
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
-    assert proc.returncode == 1 and "APITimeoutError" in proc.stderr and not out.exists()
+    assert proc.returncode == 1 and "APITimeoutError" in proc.stderr
+    findings_without_explanations(out)
     assert run("compare", REFERENCE, INPUT, "--config", config, "--out", out).returncode == 0
 
 
@@ -131,6 +155,8 @@ def test_a_rerun_after_an_api_failure_asks_only_what_was_not_answered(tmp_path, 
     fake.storm(500, 3)  # every third request fails, no retries: some batches answered, then a failure
     proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "out")
     assert proc.returncode == 1 and "answers are in hand and cached: run again to resume" in proc.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["findings"]  # written first; the batches answered before the failure are in it too
     fake.calm()
     before = fake.count(200)
     assert run("compare", REFERENCE, INPUT, "--config", config, "--out", tmp_path / "out").returncode == 0
@@ -148,3 +174,43 @@ def test_report_docx_carries_the_explanations(tmp_path, server):
     assert run("compare", REFERENCE, INPUT, "--config", config, "--out", out, "--format", "docx").returncode == 0
     comments = [c.text for c in docx.Document(str(out / "report.docx")).comments]
     assert comments and all("summary:" in text for text in comments)
+
+
+def test_a_small_local_model_never_crashes_and_its_echoes_are_counted(tmp_path, fake):
+    """Issue 28: a 1.5B model answered CONTRADICTION to everything and echoed the findings back."""
+    small = FakeOpenAI.small_model(explainer="echo")
+    with small.serve() as server:
+        config = write_config(tmp_path, server, max_retries=0)
+        out = tmp_path / "out"
+        proc = run("compare", REFERENCE, INPUT, "--config", config, "--out", out)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        findings = findings_without_explanations(out)
+        info = json.loads((out / "report.json").read_text())["explainer"]
+        assert info["explained"] == 0 and len(info["unexplained"]) == len(findings)
+        assert info["problems"] == [{"problem": "an echo of the finding (no summary, comment, action, quote or rewrite)",
+                                     "findings": len(findings)}]
+        assert f"{len(findings)} of {len(findings)} findings not explained by fake-model" in proc.stderr
+        sent = small.count(None)
+        again = run("explain", out, "--config", config)
+        assert again.returncode == 1 and small.count(None) > sent  # echoes were not cached: asked again
+
+
+def test_explain_finds_the_documents_from_another_folder_and_keeps_the_locators(tmp_path, server):
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in ("reference.md", "input.md"):
+        (work / name).write_text((REFERENCE if name == "reference.md" else INPUT).read_text())
+    fast = tmp_path / "fast.yaml"
+    fast.write_text(yaml.safe_dump(FAST_CONFIG))
+    assert run("compare", "reference.md", "input.md", "--config", fast, "--out", "runs/first", cwd=work).returncode == 0
+    located = json.loads((work / "runs/first/params.json").read_text())["documents"]
+    assert located["input"] == {"absolute": str(work / "input.md"), "from_run": "../../input.md"}
+    before = (work / "runs/first/report.md").read_text()
+    moved = tmp_path / "moved"
+    (work).rename(moved)  # the project moves, run folder and documents together
+    config = write_config(tmp_path, server, judge=False)
+    proc = run("explain", moved / "runs/first", "--config", config, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    after = (moved / "runs/first/report.md").read_text()
+    locators = [line for line in before.splitlines() if ", line" in line or ", lines" in line]
+    assert locators and all(line in after for line in locators) and "summary:" in after
