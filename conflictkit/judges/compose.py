@@ -8,7 +8,12 @@ path (``judges.1.options.model: ...``).
 Cascade: every pair goes to the first judge; a pair goes on to the next judge when the current
 verdict is uncertain (see :class:`EscalateOptions`). The final judgement is the last judge's,
 with ``judge`` naming who decided and ``signals["<judge>.p_conflict"]`` for every judge that saw
-the pair, so the report shows which judge decided each pair and what the others said.
+the pair, so the report shows which judge decided each pair and what the others said. The
+contract between tiers (``overrule: quoted``): a later judge may confirm or lower the verdict
+before it, and add its probabilities as signals; it raises P(conflict) only with a reason that
+quotes the change (:func:`conflictkit.judges.evidence.quotes_a_change`). Without one the earlier
+verdict stands, marked ``signals["<judge>.unsupported"] = 1``: a small model that answers
+CONTRADICTION to everything cannot turn what the rules judge read as the same effect into a finding.
 
 Weighted: every judge sees every pair; ``p_conflict = sigmoid(bias + sum_k w_k * logit(p_k))``
 over the judges' P(conflict), with weights fitted on labelled pairs by :func:`fit`.
@@ -18,13 +23,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from conflictkit import hookimpl
 from conflictkit.errors import ConfigError
+from conflictkit.judges.evidence import quotes_a_change
 from conflictkit.model import CandidatePair, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
@@ -152,6 +158,10 @@ class EscalateOptions(Options):
 
 class CascadeOptions(_JudgesOptions):
     escalate: EscalateOptions = Field(default_factory=EscalateOptions, description="when a pair goes to the next judge")
+    overrule: Literal["quoted", "free"] = Field("quoted", description=(
+        "what a later judge needs to raise a pair's P(conflict) above the verdict before it: 'quoted', a reason "
+        "quoting words of the two clauses that changed (an llm judge quotes them with a CONTRADICTION); "
+        "'free', its word alone (a judge that cannot quote, such as an NLI cross-encoder)"))
 
 
 def _merge_reasons(*lists: Sequence[Reason]) -> list[Reason]:
@@ -191,12 +201,28 @@ class CascadeJudge(_Composite):
             still = []
             for i, verdict in zip(todo, verdicts):
                 history[i][f"{label}.p_conflict"] = verdict.p_conflict
-                final[i] = _decided(verdict, label, history[i], earlier_reasons[i])
-                earlier_reasons[i] = final[i].reasons
+                earlier = final[i]
+                if earlier is not None and not self._may_raise(earlier, verdict, pairs[i], comparison):
+                    history[i][f"{label}.unsupported"] = 1.0
+                    final[i] = earlier.model_copy(update={"signals": {**earlier.signals, **history[i]}})
+                    verdict = earlier
+                else:
+                    final[i] = _decided(verdict, label, history[i], earlier_reasons[i])
+                    earlier_reasons[i] = final[i].reasons
                 if not last and self.options.escalate.escalates(verdict):
                     still.append(i)
             todo = still
         return [j for j in final if j is not None]
+
+    def _may_raise(self, earlier: Judgement, verdict: Judgement, pair: CandidatePair, comparison: Comparison) -> bool:
+        """Whether ``verdict`` may stand over ``earlier``: it does not raise P(conflict), or it quotes the change."""
+        if self.options.overrule == "free" or verdict.p_conflict <= earlier.p_conflict:
+            return True
+        known = {(r.type, r.reference, r.input) for r in earlier.reasons}
+        reference = comparison.reference.clause(pair.reference_id).text
+        input = comparison.input.clause(pair.input_id).text
+        return any(quotes_a_change(r, reference, input, earlier.edits)
+                   for r in verdict.reasons if (r.type, r.reference, r.input) not in known)
 
     def usage(self) -> dict:
         used = super().usage()

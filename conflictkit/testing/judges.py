@@ -31,6 +31,8 @@ class FixedOptions(Options):
     reasons: list[str] = Field(default_factory=list, description="reason types to attach to every judgement")
     by_input: dict[str, float] = Field(default_factory=dict, description="P(conflict) for given input clause ids")
     label: str = Field("", description="tag written into signals, to tell two fakes apart")
+    quote_reference: str | None = Field(None, description="words each reason quotes from the reference clause")
+    quote_input: str | None = Field(None, description="words each reason quotes from the input clause")
 
 
 class FixedJudge(Judge):
@@ -61,7 +63,8 @@ class FixedJudge(Judge):
                 p_same=o.p_same,
                 p_differs=o.p_differs,
                 p_conflict=o.by_input.get(p.input_id, o.p_conflict),
-                reasons=[Reason(type=t, detail=o.label or None) for t in o.reasons],
+                reasons=[Reason(type=t, reference=o.quote_reference, input=o.quote_input, detail=o.label or None)
+                         for t in o.reasons],
                 judge=self.name,
                 signals={"fixed": 1.0},
             )

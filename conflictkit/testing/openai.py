@@ -47,7 +47,8 @@ from conflictkit.testing.loopback import (
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
 CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
-JUDGES = ("rules", "contradiction")  # how the fake judges: by a fixed rule, or CONTRADICTION to everything
+JUDGES = ("rules", "contradiction", "paranoid")
+"""How the fake judges: by a fixed rule; CONTRADICTION to everything; CONTRADICTION to all but identical texts."""
 EXPLAINERS = ("good", "echo", "lists")  # explains; echoes the findings back; gives lists where maps are asked for
 SPLIT_LABELS = {"NEUTRAL": ["NE", "UT", "RAL"], "CONTRADICTION": ["CON", "TR", "ADICTION"], "ENTAILMENT": ["ENT", "AIL", "MENT"]}
 """How a small model's tokenizer spells the labels: the first token of NEUTRAL is two letters."""
@@ -155,7 +156,10 @@ def default_answer(messages: list[dict], judge: str = "rules", explainer: str = 
     user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
     if "PREMISE:" in user and "HYPOTHESIS:" in user:
         premise, hypothesis = _section(user, "PREMISE"), _section(user, "HYPOTHESIS")
-        label = "CONTRADICTION" if judge == "contradiction" else nli_label(premise, hypothesis)[0]
+        if judge == "contradiction" or (judge == "paranoid" and premise != hypothesis):
+            label = "CONTRADICTION"
+        else:
+            label = nli_label(premise, hypothesis)[0]
         if quote and label == "CONTRADICTION":
             changed, original = changed_words(premise, hypothesis)
             return f'{label}\nQUOTE: "{changed}" <> "{original}"'
@@ -302,7 +306,7 @@ class FakeOpenAI:
         if label in NLI_LABELS:
             user = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
             probs = nli_label(_section(user, "PREMISE"), _section(user, "HYPOTHESIS"))[1]
-            if self.judge == "contradiction":
+            if label == "CONTRADICTION" and self.judge != "rules":
                 probs = {"CONTRADICTION": 0.9, "ENTAILMENT": 0.04, "NEUTRAL": 0.06}
         out = []
         for k, token in enumerate(answer):

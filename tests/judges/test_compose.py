@@ -47,7 +47,8 @@ def test_cascade_passes_only_uncertain_pairs_and_records_who_decided(comparison)
             "judges": [
                 {"use": "fixed", "options": {"p_conflict": 0.05, "reasons": ["number"], "by_input": {"i2": 0.5, "i3": 0.95}}},
                 {"use": "recording", "options": {"p_conflict": 0.9}},
-            ]
+            ],
+            "overrule": "free",
         }
     )
     out = judge.judge(pairs(), comparison)
@@ -78,10 +79,70 @@ def test_cascade_keeps_different_matter_pairs_with_the_cheap_judge(comparison):
 
 
 def test_same_judge_twice_gets_numbered_labels(comparison):
-    judge = CascadeJudge({"judges": [{"use": "fixed", "options": {"p_conflict": 0.5}}, {"use": "fixed", "options": {"p_conflict": 0.7}}]})
+    judge = CascadeJudge({"judges": [{"use": "fixed", "options": {"p_conflict": 0.5}}, {"use": "fixed", "options": {"p_conflict": 0.7}}],
+                          "overrule": "free"})
     out = judge.judge(pairs(1), comparison)
     assert out[0].judge == "fixed.2"
     assert out[0].signals["fixed.1.p_conflict"] == 0.5 and out[0].signals["fixed.2.p_conflict"] == 0.7
+
+
+REFERENCE = "The Customer shall pay each invoice within thirty (30) days of receipt."
+INPUT = "Each invoice shall be paid by the Customer within 30 days after it is received."
+
+
+@pytest.fixture
+def reworded():
+    """One pair: a paraphrase with the same effect, as the rules judge reads it."""
+    return Comparison(reference=indexed_document([REFERENCE], prefix="r"), input=indexed_document([INPUT], prefix="i"))
+
+
+def _cascade(later: dict, earlier: dict | None = None) -> CascadeJudge:
+    return CascadeJudge({"judges": [{"use": "fixed", "options": {"p_conflict": 0.05, **(earlier or {})}},
+                                    {"use": "fixed", "options": {"p_conflict": 0.95, "reasons": ["llm"], **later}}]})
+
+
+def test_a_later_judge_cannot_raise_a_verdict_on_its_word_alone(reworded):
+    """Issue 28: a 1.5B model said CONTRADICTION to every pair, and the cascade reported harmless clauses."""
+    (out,) = _cascade({}).judge(pairs(1), reworded)
+    assert out.judge == "fixed.1" and out.p_conflict == 0.05 and not out.reasons
+    assert out.signals["fixed.2.p_conflict"] == 0.95 and out.signals["fixed.2.unsupported"] == 1.0
+
+
+@pytest.mark.parametrize("quote, stands", [
+    ({"quote_input": "after it is received", "quote_reference": "of receipt"}, True),
+    ({"quote_input": "The Customer shall", "quote_reference": "The Customer shall"}, False),  # the same words
+    ({"quote_input": "Customer"}, False),  # words both clauses share say nothing about what changed
+    ({"quote_input": "within 90 days"}, False),  # not in the clause
+    ({"quote_reference": "thirty (30) days"}, True),
+])
+def test_a_raise_stands_only_with_a_quote_of_the_change(reworded, quote, stands):
+    (out,) = _cascade(quote).judge(pairs(1), reworded)
+    assert (out.p_conflict == 0.95) is stands and ("fixed.2.unsupported" in out.signals) is not stands
+
+
+def test_a_later_judge_may_always_lower_a_verdict(reworded):
+    (out,) = _cascade({"p_conflict": 0.1}, {"p_conflict": 0.6}).judge(pairs(1), reworded)
+    assert out.judge == "fixed.2" and out.p_conflict == 0.1
+
+
+def test_edits_the_earlier_judge_found_same_effect_cannot_be_quoted_against_it(reworded):
+    from conflictkit.model import Edit, EditSide, Judgement
+
+    judge = _cascade({"quote_input": "after it is received", "quote_reference": "of receipt"})
+    first = judge.judges[0]
+    edit = Edit(reference=EditSide(start=0, end=10, text="of receipt"), input=EditSide(start=0, end=20, text="after it is received"),
+                verdict="same-effect", kind="synonym", p_conflict=0.02)
+    plain = first.judge
+
+    def with_edits(pair_list, comparison):
+        return [j.model_copy(update={"edits": [edit]}) for j in plain(pair_list, comparison)]
+
+    first.judge = with_edits
+    (out,) = judge.judge(pairs(1), reworded)
+    assert out.p_conflict == 0.05 and out.signals["fixed.2.unsupported"] == 1.0
+    edit = edit.model_copy(update={"verdict": "substantive", "kind": "trigger"})
+    (out,) = judge.judge(pairs(1), reworded)
+    assert out.p_conflict == 0.95
 
 
 def test_warm_up_store_and_describe_reach_every_child():

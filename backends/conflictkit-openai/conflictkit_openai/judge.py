@@ -14,6 +14,10 @@ model's c + e. A contradiction's quotes are checked against the two clauses (typ
 those found become the ``llm`` reason's ``reference`` and ``input`` words, the others are dropped
 and counted. In a cascade, a verdict that raises P(conflict) above the judge before it stands only
 with such a quote (:class:`conflictkit.judges.compose.CascadeJudge`).
+
+Before its first pair the judge asks about one clause and itself (``probe``): a model that calls
+that a CONTRADICTION (a small model that answers CONTRADICTION to everything, quotes and all)
+cannot judge, so none of its quotes is kept and it cannot raise a cascade's verdict; usage says so.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from conflictkit_openai.prompts import NLI_SYSTEM, NLI_SYSTEM_QUOTE, QUOTE_MARKE
 LABEL_TOKENS = 8  # room for a label spelt in short tokens ("CON" "TR" "AD" "ICTION")
 QUOTE_TOKENS = 120
 UNREADABLE = dict.fromkeys(LABELS, 1 / 3)
+PROBE_CLAUSE = "The Customer shall pay each invoice within thirty (30) days of receipt."
 _QUOTED = re.compile(r'["\u201c\u201d](.+?)["\u201c\u201d]')
 
 
@@ -48,6 +53,8 @@ class LLMJudgeOptions(LLMOptions):
     quote: bool = Field(True, description=(
         "ask for the changed words with a CONTRADICTION: in a cascade, a verdict that raises P(conflict) "
         "stands only with a quote found in both clauses' changed words"))
+    probe: bool = Field(True, description=(
+        "first ask about a clause and itself; a model that calls it a CONTRADICTION has none of its quotes kept"))
 
 
 def probabilities(answer: ChatAnswer | str, confidence: float) -> dict[str, float] | None:
@@ -96,6 +103,8 @@ class LLMJudge(Judge):
         self.pairs_sent = 0
         self.unreadable = 0
         self.ungrounded_quotes = 0
+        self.failed_probe: str | None = None
+        self._probed = False
 
     def warm_up(self) -> None:
         if self._warm:
@@ -105,6 +114,8 @@ class LLMJudge(Judge):
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         self.warm_up()
+        if pairs and self.options.probe and not self._probed:
+            self._probe()
         requests = []
         for pair in pairs:
             a = self._text(comparison.reference.clause(pair.reference_id).text)
@@ -126,6 +137,14 @@ class LLMJudge(Judge):
             out.append(self._judgement(pair, fwd, bwd, quotes))
         return out
 
+    def _probe(self) -> None:
+        """Ask about one clause and itself: CONTRADICTION there means the model's contradictions carry no information."""
+        (answer,) = self.client.complete([self._request(PROBE_CLAUSE, PROBE_CLAUSE, None)], check=names_a_label)
+        read = probabilities(answer, self.options.confidence)
+        if read is not None and read["CONTRADICTION"] > 0.5:
+            self.failed_probe = "answered CONTRADICTION to a clause and itself: its quotes are not kept"
+        self._probed = True
+
     def _text(self, text: str) -> str:
         limit = self.options.max_clause_chars
         return text if len(text) <= limit else text[:limit] + " [... cut]"
@@ -146,6 +165,8 @@ class LLMJudge(Judge):
         """(reference words, input words) the answers quote and the clauses contain; the first direction that gives any."""
         texts = {"reference": comparison.reference.clause(pair.reference_id).text,
                  "input": comparison.input.clause(pair.input_id).text}
+        if self.failed_probe:
+            return None, None
         for answer, (hypothesis_side, premise_side) in ((forward, ("input", "reference")), (backward, ("reference", "input"))):
             if label_of(answer) != "CONTRADICTION":
                 continue
@@ -186,5 +207,8 @@ class LLMJudge(Judge):
     def usage(self) -> dict:
         if self.client is None:
             return {}
-        return {**self.client.report(), "pairs_sent": self.pairs_sent, "unreadable_answers": self.unreadable,
+        used = {**self.client.report(), "pairs_sent": self.pairs_sent, "unreadable_answers": self.unreadable,
                 "ungrounded_quotes_dropped": self.ungrounded_quotes}
+        if self.failed_probe:
+            used["failed_probe"] = self.failed_probe
+        return used

@@ -34,7 +34,7 @@ def test_contradiction_and_entailment_from_log_probabilities(store, http_client,
     changed, same = judge.judge(_pairs(comparison), comparison)
     assert changed.p_conflict == pytest.approx(0.85) and changed.reasons[0].type == "llm"
     assert same.p_conflict == pytest.approx(0.075) and not same.reasons and same.p_differs == pytest.approx(0.15)
-    assert fake.count(200) == 4 and all(r.body["temperature"] == 0 and r.body["logprobs"] for r in fake.requests)
+    assert fake.count(200) == 5 and all(r.body["temperature"] == 0 and r.body["logprobs"] for r in fake.requests)  # a probe, then 2 x 2
     assert judge.usage()["pairs_sent"] == 2 and judge.usage()["prompt_tokens"] > 0
 
 
@@ -161,9 +161,25 @@ def test_one_unreadable_answer_is_counted_and_read_as_no_information(store, http
     fake.logprobs = False
     answers = iter(["CONTRADICTION", "I cannot say.", "I cannot say.", "ENTAILMENT", "ENTAILMENT"])
     fake.script = lambda body: next(answers)
-    judge = LLMJudge({**LOCAL, "quote": False, "max_concurrency": 1}, http_client=http_client)
+    judge = LLMJudge({**LOCAL, "quote": False, "probe": False, "max_concurrency": 1}, http_client=http_client)
     judge.use_store(store)
     comparison = _comparison()
     changed, same = judge.judge(_pairs(comparison), comparison)
     assert changed.p_conflict == pytest.approx(0.9)  # the readable direction decides
     assert judge.usage()["unreadable_answers"] == 1 and judge.usage()["rejected_answers"] == 2
+
+
+def test_a_model_that_calls_a_clause_and_itself_a_contradiction_has_no_quote_kept(store, http_client, fake):
+    fake.judge, fake.quote = "contradiction", True
+    judge = LLMJudge(LOCAL, http_client=http_client)
+    judge.use_store(store)
+    comparison = _comparison()
+    changed, same = judge.judge(_pairs(comparison), comparison)
+    assert changed.p_conflict > 0.8 and same.p_conflict > 0.8  # its probabilities are what it says...
+    assert all(r.reference is None and r.input is None for r in changed.reasons + same.reasons)  # ...its quotes are not kept
+    assert "answered CONTRADICTION to a clause and itself" in judge.usage()["failed_probe"]
+    fake.judge = "rules"
+    sound = LLMJudge({**LOCAL, "model": "gpt-4o-mini"}, http_client=http_client)
+    sound.use_store(store)
+    changed, _ = sound.judge(_pairs(comparison), comparison)
+    assert changed.reasons[0].input and "failed_probe" not in sound.usage()
