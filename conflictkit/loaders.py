@@ -174,6 +174,11 @@ def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYT
 def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES,
                   revision: Revision = "accepted") -> Document:
     """Read a document from disk with the loader of its format (Markdown, text, HTML, and the plugins')."""
+    return document_from_bytes(read_file_bytes(path, max_bytes), str(path), max_bytes, revision)
+
+
+def read_file_bytes(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """A document file's bytes, or the :class:`InputError` a comparison of it would fail with."""
     file = Path(path)
     if not file.exists():
         raise InputError(f"{path}: no such file")
@@ -190,7 +195,7 @@ def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYT
         raise InputError(f"{path}: permission denied; check the file's permissions") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return document_from_bytes(data, str(path), max_bytes, revision)
+    return data
 
 
 def flag_non_operative(clauses: list[Clause], document: Document) -> list[Clause]:

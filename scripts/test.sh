@@ -34,7 +34,7 @@ $PIP install -q -e ".[test,web,bench]" \
   -e "backends/conflictkit-bm25[test]" \
   -e backends/conflictkit-nli \
   -e backends/conflictkit-isaacus \
-  -e backends/conflictkit-ray \
+  -e "backends/conflictkit-ray[client]" \
   -e backends/conflictkit-openai \
   -e backends/conflictkit-docx \
   -e backends/conflictkit-pdf \

@@ -1,8 +1,10 @@
 """Execution engines of a batch: the local process pool built in, others (Ray) from plugins.
 
 An engine runs pairs on its workers and yields ``(outcome, files)`` as each pair finishes, in any
-order. It runs the pairs in waves (:func:`waves`): the first pair of each reference before the
-others, so the reference is indexed once and every later pair finds it in the shared cache.
+order; the driver writes each pair's folder (:class:`conflictkit.batch.run.PairOutput`), unless
+the engine's workers could write it themselves, in which case ``files`` is None. The local engine
+runs the pairs in waves (:func:`waves`): the first pair of each reference before the others, so
+the reference is indexed once and every later pair finds it in the shared cache.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from conflictkit.batch.plan import BatchPair
 from conflictkit.batch.worker import PairOutcome, Worker, compare_in_process, init_process_worker
 from conflictkit.errors import UserError, plugin_install_hint
 
-Result = tuple[PairOutcome, dict[str, str]]
+if TYPE_CHECKING:
+    from conflictkit.batch.run import PairOutput
+
+Result = tuple[PairOutcome, "dict[str, str] | None"]
 
 
 class BatchEngine(ABC):
@@ -31,8 +36,8 @@ class BatchEngine(ABC):
         self.address = address
 
     @abstractmethod
-    def run(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
-        """Yield each pair's outcome and rendered files as it finishes."""
+    def run(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool, output: PairOutput | None = None) -> Iterator[Result]:
+        """Yield each pair's outcome and rendered files as it finishes (None: a worker wrote them to ``output``)."""
 
     def close(self) -> None:
         """Release workers (called once, also after an interrupt)."""
@@ -65,7 +70,7 @@ class LocalEngine(BatchEngine):
         super().__init__(workers, address)
         self._pool: ProcessPoolExecutor | None = None
 
-    def run(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
+    def run(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool, output: PairOutput | None = None) -> Iterator[Result]:
         if self.workers == 1 or len(pairs) == 1:
             worker = Worker(config_data, cache)
             for pair in pairs:

@@ -79,6 +79,22 @@ def write_pair_folder(out_dir: Path, outcome: PairOutcome, files: dict[str, str]
     write_set(out_dir / outcome.folder, {**files, **rows}, lambda name: name in REPORT_FILES or name == ROW_FILE)
 
 
+@dataclass(frozen=True)
+class PairOutput:
+    """Where a batch's pair folders go and the key each pair's row is saved under (see :func:`pair_key`).
+
+    The driver writes every folder it is given files for; an engine whose workers see the same
+    folder may have them call :meth:`write` themselves and yield no files.
+    """
+
+    directory: Path
+    keys: dict[str, str | None]
+
+    def write(self, outcome: PairOutcome, files: dict[str, str]) -> None:
+        outcome.key = self.keys.get(outcome.folder)
+        write_pair_folder(self.directory, outcome, files)
+
+
 def prepare_out_dir(out_dir: str | os.PathLike[str]) -> Path:
     directory = Path(out_dir)
     if directory.exists() and not directory.is_dir():
@@ -107,10 +123,11 @@ def run_batch(
             todo.append(pair)
     if progress:
         progress(result, len(pairs))
+    output = PairOutput(directory, keys)
     try:
-        for outcome, files in engine.run(todo, config_data, cache):
-            outcome.key = keys.get(outcome.folder)
-            write_pair_folder(directory, outcome, files)
+        for outcome, files in engine.run(todo, config_data, cache, output):
+            if files is not None:
+                output.write(outcome, files)
             result.outcomes.append(outcome)
             if progress:
                 progress(result, len(pairs))

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conflictkit.batch.plan import BatchPair
 from conflictkit.errors import ConflictkitError
+
+if TYPE_CHECKING:
+    from conflictkit.model import Document
 
 REPORT_FORMATS = ("json", "md", "html")  # the pair's set; the summary page links to report.html
 TOP_REASONS = 3
@@ -57,14 +61,21 @@ class Worker:
 
         self.engine = Engine(resolve(config_data, "batch config"), store=get_store(enabled=cache))
 
-    def compare(self, pair: BatchPair) -> tuple[PairOutcome, dict[str, str]]:
-        """Compare one pair; a bad document is this pair's failure with its one-line reason, never the batch's."""
+    def compare(self, pair: BatchPair, load: Callable[[str], Document] | None = None) -> tuple[PairOutcome, dict[str, str]]:
+        """Compare one pair; a bad document is this pair's failure with its one-line reason, never the batch's.
+
+        ``load(path)`` gives a document where the files are not on this machine (a cluster worker
+        reading what the driver sent); by default each path is read from disk.
+        """
         from conflictkit.report.writer import render_files
 
         started = time.perf_counter()
         outcome = PairOutcome(folder=pair.folder, reference=pair.reference, input=pair.input)
         try:
-            result = self.engine.compare(pair.reference, pair.input)
+            if load is None:
+                result = self.engine.compare(pair.reference, pair.input)
+            else:
+                result = self.engine.compare_documents(load(pair.reference), load(pair.input))
             files = render_files(result, REPORT_FORMATS)
         except ConflictkitError as exc:
             outcome.status, outcome.error = "failed", str(exc)
