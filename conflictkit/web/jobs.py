@@ -128,7 +128,11 @@ class Runner:
             reference = document_from_bytes(reference_data, job.reference_name, limit)
             input = document_from_bytes(input_data, job.input_name, limit)
             engine = self.engine_factory(config_key, config, progress)
-            result = engine.compare_documents(reference, input)
+            result = engine.compare_documents(reference, input, explain=False)
+            try:  # the findings are kept whatever becomes of their explanations
+                engine.explain(result)
+            except ConflictkitError as exc:
+                job.error = f"the findings are saved, but their explanations failed: {exc}"
             job.stage = "saving"
             job.comparison = self.reviews.add(
                 reference.path, input.path, result.reference.document.original, result.input.document.original,

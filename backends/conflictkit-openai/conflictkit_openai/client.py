@@ -142,9 +142,9 @@ class ChatClient:
         """Answers in order: cached ones from the store, the rest from the endpoint (or one error after retries).
 
         ``check`` (one for every request, or a list with one per request) names what is wrong
-        with an answer's text (None: nothing): a refused answer is
-        asked for once more, and is never cached, so a re-run asks again; if the second answer is
-        refused too it is returned with ``problem`` set. ``on_answer(i, answer)`` is called as each
+        with an answer's text (None: nothing): a refused answer is asked for once more, and is
+        never cached, so a re-run asks again; if the second answer is refused too it is returned
+        with ``problem`` set. ``on_answer(i, answer)`` is called as each
         answer is in hand (cached ones first), one call at a time. An interrupt cancels every
         request in flight (their connections are closed) before it propagates.
         """

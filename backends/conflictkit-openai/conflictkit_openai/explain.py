@@ -113,8 +113,9 @@ class LLMExplainer(Explainer):
 
         def arrived(k: int, answer: ChatAnswer) -> None:
             with lock:
+                read = read_batch(answer.content, batches[k])
                 for finding in batches[k]:
-                    item, problem = _item_for(answer, finding, batches[k])
+                    item, problem = read[finding["id"]]
                     if problem is not None:
                         problems[finding["id"]] = problem
                         continue
@@ -187,35 +188,31 @@ def parties_of(text: str) -> list[dict]:
 def _batch_check(batch: list[dict]) -> Callable[[str], str | None]:
     """The answer check of one batch: the problem when the answer explains none of its findings."""
     def check(text: str) -> str | None:
-        if not isinstance(text, str) or not text.strip():
-            return "an empty answer"
-        answer = ChatAnswer(text)
-        found = [_item_for(answer, f, batch) for f in batch]
-        if any(problem is None for _, problem in found):
-            return None
-        return Counter(problem for _, problem in found).most_common(1)[0][0]
+        problems = [problem for _, problem in read_batch(text, batch).values()]
+        return None if None in problems else Counter(problems).most_common(1)[0][0]
     return check
 
 
-def _item_for(answer: ChatAnswer, finding: dict, batch: list[dict]) -> tuple[dict, str | None]:
-    """The answer's item for ``finding`` and the problem with it (None when usable)."""
-    if answer.problem == "an empty answer" or not answer.content.strip():
-        return {}, "an empty answer"
-    items = items_of(answer.content, "findings", ID_FIELDS)
+def read_batch(text: str, batch: list[dict]) -> dict[str, tuple[dict, str | None]]:
+    """Each finding of the batch: the answer's item for it and the problem with it (None when usable)."""
+    if not isinstance(text, str) or not text.strip():
+        return {f["id"]: ({}, "an empty answer") for f in batch}
+    items = items_of(text, "findings", ID_FIELDS)
     if not items:
-        return {}, "no JSON in the answer" if "{" not in answer.content else "no findings in the answer"
-    by_id = {}
+        problem = "no JSON in the answer" if "{" not in text else "no findings in the answer"
+        return {f["id"]: ({}, problem) for f in batch}
+    by_id: dict[str, dict] = {}
     for item in items:
         fid = next((item[f] for f in ID_FIELDS if isinstance(item.get(f), str)), None)
         if fid is not None:
             by_id.setdefault(fid.strip(), item)
-    item = by_id.get(finding["id"])
-    if item is None and len(batch) == 1 and len(items) == 1 and not by_id:
-        item = items[0]  # one finding asked about, one answer given without its id
-    if item is None:
-        return {}, "skipped by the model"
-    problem = echo_problem(item, finding)
-    return item, problem
+    if len(batch) == 1 and len(items) == 1 and not by_id:
+        by_id[batch[0]["id"]] = items[0]  # one finding asked about, one answer given without its id
+    out = {}
+    for finding in batch:
+        item = by_id.get(finding["id"])
+        out[finding["id"]] = ({}, "skipped by the model") if item is None else (item, echo_problem(item, finding))
+    return out
 
 
 class _Checker:
