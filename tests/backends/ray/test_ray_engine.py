@@ -145,3 +145,46 @@ def test_a_killed_worker_s_pair_is_run_again_without_a_rerun(head, work):
     assert victim not in head.worker_pids()
     first = json.dumps(fake.requests[0].body["messages"])
     assert sum(json.dumps(r.body["messages"]) == first for r in fake.requests) >= 2  # the killed pair was asked again
+
+
+def test_a_pair_that_kills_its_worker_every_time_fails_alone(head, work):
+    """After PAIR_RETRIES runs the pair is recorded as failed, and the other pairs are done."""
+    import os
+    import signal
+
+    from conflictkit.testing.openai import FakeOpenAI
+    from conflictkit_ray.engine import PAIR_RETRIES
+
+    fake = FakeOpenAI()
+    with fake.serve() as server:
+        config = {**FAST_CONFIG, "pipeline": {**FAST_CONFIG["pipeline"], "judge": {"use": "llm", "options": {
+            "model": "fake-model", "base_url": server.base_url, "probe": False, "backoff_s": 0.0, "max_concurrency": 1}}}}
+        (work / "llm.yaml").write_text(yaml.safe_dump(config))
+        (work / "contracts/broken.md").unlink()
+        (work / "contracts/longer.md").unlink()
+        (work / "contracts/doomed.md").write_text("The Customer shall pay within 90 days.\n")
+        doomed = "within 90 days"
+        fake.script = lambda body: (time.sleep(60), "NEUTRAL")[1] if doomed in json.dumps(body["messages"]) else "ENTAILMENT"
+        result: dict = {}
+        batch = threading.Thread(target=lambda: result.update(proc=run(
+            "batch", "--engine", "ray", "--address", head.address, "--workers", "1", "--reference", "reference.md",
+            "contracts", "--out", "out", "--config", "llm.yaml", cwd=work)))
+        batch.start()
+        killed: set[int] = set()
+        deadline = time.monotonic() + 900
+        while batch.is_alive() and time.monotonic() < deadline:
+            asked = sum(doomed in json.dumps(r.body["messages"]) for r in list(fake.requests))
+            if asked > len(killed):  # the doomed pair is in flight on a worker not killed yet
+                for pid in head.worker_pids():
+                    if pid not in killed:
+                        os.kill(pid, signal.SIGKILL)
+                        killed.add(pid)
+            time.sleep(0.2)
+        batch.join(timeout=60)
+    proc = result["proc"]
+    assert proc.returncode == 4, proc.stderr
+    rows = {r["input"]: r for r in json.loads((work / "out/summary.json").read_text())["pairs"]}
+    assert rows["contracts/draft.md"]["status"] == "ok"
+    assert rows["contracts/doomed.md"]["status"] == "failed"
+    assert f"died on this pair {PAIR_RETRIES + 1} times" in rows["contracts/doomed.md"]["error"]
+    assert len(killed) == PAIR_RETRIES + 1
