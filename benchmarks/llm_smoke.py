@@ -76,10 +76,12 @@ def main() -> None:
     parser.add_argument("--preset", default=None, help="llm-cascade (default with the fake) or llm-local (default with --base-url)")
     parser.add_argument("--fake", choices=("good", "small"), default="good", help="the fake's model: rule-following, or like a 1.5B model")
     parser.add_argument("--pairs", choices=("samples", "all"), default=None, help="default: all with the fake, samples with a server")
+    parser.add_argument("--only", default="", help="only the pairs whose name holds this text (e.g. NDA)")
     parser.add_argument("--out", default=None, help="the Markdown table (default: benchmarks/results/llm-smoke.md with the fake)")
     args = parser.parse_args()
     preset = args.preset or ("llm-local" if args.base_url else "llm-cascade")
     chosen = PAIRS[:2] if (args.pairs or ("samples" if args.base_url else "all")) == "samples" else PAIRS
+    chosen = [pair for pair in chosen if args.only in pair[0]]
     out_file = args.out or (None if args.base_url else str(ROOT / "benchmarks/results/llm-smoke.md"))
     rows = []
     with contextlib.ExitStack() as stack:

@@ -9,10 +9,10 @@ It is a llama-architecture network whose attention and feed-forward weights are 
 embeddings are one-hot, so the next token depends on the last one only (a bigram table written into
 the output matrix). Its byte-level BPE tokenizer spells the labels in short pieces, as small models'
 tokenizers do (``NE`` ``UT`` ``RAL``, ``CON`` ``TR`` ``ADICTION``, ``ENT`` ``AIL`` ``MENT``), and after the
-chat template's last token it answers NEUTRAL (P 0.6 for ``NE``), with CONTRADICTION (0.3) and
-ENTAILMENT (0.1) as the alternatives its log-probabilities show. Everything else it writes is
-one long run of ``x``: a poor model, on a real server, with real streaming, log-probabilities and
-cancellation.
+chat template's last token of an NLI question it answers NEUTRAL (P 0.6 for ``NE``), with
+CONTRADICTION (0.3) and ENTAILMENT (0.1) as the alternatives its log-probabilities show. To
+anything else it writes ``x`` until ``max_tokens``: a poor model, on a real server, with real
+streaming, log-probabilities and cancellation.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ import numpy as np
 
 LABEL_PIECES = {"NEUTRAL": ["NE", "UT", "RAL"], "CONTRADICTION": ["CON", "TR", "ADICTION"], "ENTAILMENT": ["ENT", "AIL", "MENT"]}
 FIRST = {"NE": 0.6, "CON": 0.3, "ENT": 0.1}
-TEMPLATE = "{% for m in messages %}{{ m['content'] }}\n{% endfor %}ANSWER:"
+# NLI questions end in ":" (answered with a label), everything else in ">" (answered with x, x, x...)
+TEMPLATE = ("{% for m in messages %}{{ m['content'] }}\n{% endfor %}"
+            "{% if 'PREMISE:' in messages[-1]['content'] %}ANSWER:{% else %}WRITE>{% endif %}")
 
 
 def byte_symbols() -> list[str]:

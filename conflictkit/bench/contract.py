@@ -35,11 +35,11 @@ class Variant:
 
 VARIANTS = (
     Variant("rules judge alone (legal-atoms)"),
-    Variant("always-CONTRADICTION, one word (as the 1.5B model answered)", {"judge": "contradiction"}),
+    Variant("always-CONTRADICTION, one word (as the 1.5B model answered)", {"judge": "contradiction", "quote": False}),
     Variant("always-CONTRADICTION, quoting the first changed words", {"judge": "contradiction", "quote": True}),
     Variant("always-CONTRADICTION, quoting, probe off", {"judge": "contradiction", "quote": True}, probe=False),
     Variant("CONTRADICTION unless identical, quoting (passes the probe)", {"judge": "paranoid", "quote": True}),
-    Variant("always-CONTRADICTION, one word, overrule: free (before the contract)", {"judge": "contradiction"}, "free"),
+    Variant("always-CONTRADICTION, one word, overrule: free (before the contract)", {"judge": "contradiction", "quote": False}, "free"),
     Variant("rule-following fake, quoting", {"judge": "rules", "quote": True}),
 )
 

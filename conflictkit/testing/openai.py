@@ -152,8 +152,11 @@ def lists_for_maps(answer: dict) -> dict:
     return answer
 
 
-def default_answer(messages: list[dict], judge: str = "rules", explainer: str = "good", quote: bool = False) -> str:
+def default_answer(messages: list[dict], judge: str = "rules", explainer: str = "good", quote: bool | None = None) -> str:
+    """The fake model's answer; ``quote`` None quotes the changed words when the system prompt asks for them."""
     user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+    if quote is None:
+        quote = any(m.get("role") == "system" and "QUOTE:" in m.get("content", "") for m in messages)
     if "PREMISE:" in user and "HYPOTHESIS:" in user:
         premise, hypothesis = _section(user, "PREMISE"), _section(user, "HYPOTHESIS")
         if judge == "contradiction" or (judge == "paranoid" and premise != hypothesis):
@@ -193,7 +196,7 @@ class FakeOpenAI:
     script: Callable[[dict], str] | None = None
     judge: str = "rules"  # one of JUDGES
     explainer: str = "good"  # one of EXPLAINERS
-    quote: bool = False  # a CONTRADICTION adds a QUOTE line citing the first changed words
+    quote: bool | None = None  # a CONTRADICTION adds a QUOTE line citing the first changed words (None: when asked to)
     tokenizer: Callable[[str], list[str]] = pieces
     continuation: float = 1.0  # probability of each token after a label's first
     prompt_delay: float = 0.0  # seconds per 1,000 prompt tokens before the first token
@@ -212,7 +215,7 @@ class FakeOpenAI:
         """A fake that answers as a 1.5B local model did (issue 28): CONTRADICTION to every pair, with
         label log-probabilities over short tokens (NE UT RAL), and the findings echoed back."""
         return cls(**{"judge": "contradiction", "explainer": "echo", "tokenizer": split_labels, "continuation": 0.97,
-                      **overrides})
+                      "quote": False, **overrides})
 
     def fail(self, status: int, times: int = 1, *, retry_after: float | None = None) -> None:
         """Answer the next ``times`` requests with ``status`` (and a ``retry-after`` header)."""

@@ -17,9 +17,9 @@ TARGET = ("paraphrase", "format")
 def test_a_poor_llm_tier_adds_no_false_positive_on_paraphrase_and_format():
     split = load_clause_pairs(PAIRS)
     consistent = ClausePairDataset(name="report", path=split.path, pairs=[p for p in split.pairs if p.category in TARGET])
-    variants = [Variant("rules"), Variant("one word", {"judge": "contradiction"}),
+    variants = [Variant("rules"), Variant("one word", {"judge": "contradiction", "quote": False}),
                 Variant("quoting", {"judge": "contradiction", "quote": True}),
-                Variant("before the contract", {"judge": "contradiction"}, "free")]
+                Variant("before the contract", {"judge": "contradiction", "quote": False}, "free")]
     results = measure([consistent], variants)
     rules, _ = false_positive_rate(results["rules"]["report"], TARGET)
     assert false_positive_rate(results["one word"]["report"], TARGET)[0] <= rules
