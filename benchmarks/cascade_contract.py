@@ -64,13 +64,15 @@ def main() -> None:
                 f"{'fpr' if metrics[c]['metric'] == 'fpr' else 'rec'} {metrics[c]['value']:.2f}" for c in categories) + " |")
         lines.append("")
     lines += [
-        "Reading: without the contract (`overrule: free`) a model that answers CONTRADICTION to everything turns nearly",
-        "every escalated consistent pair into a finding. With it, its word alone moves nothing (the model as it was seen:",
-        "target met on every split); a raise needs a quote of changed words, and a model that calls a clause and itself",
-        "a CONTRADICTION fails the llm judge's probe and has no quote kept. What still gets through: a poor model that",
-        "passes the probe and quotes changed words of a paraphrase (a reordering, a synonym); a word diff cannot tell",
-        "those from a real change. The legal-atoms judge's edit-level verdicts (issue 21, being built) close that: with",
-        "`Judgement.edits` filled, a quote counts only on an edit the rules judge did not find same-effect or editorial.",
+        "Reading: without the contract (`overrule: free`) a model that answers CONTRADICTION to everything turns",
+        "every escalated consistent pair into a finding. With it, its word alone moves nothing (the model as it was",
+        "seen: target met on every split); a raise needs a quote of words on an edit the legal-atoms judge found",
+        "substantive (its edit verdicts, issue 21; editorial and same-effect edits cannot be quoted against it),",
+        "and a model that calls a clause and itself a CONTRADICTION fails the llm judge's probe and has no quote",
+        "kept. What still gets through: a poor model that passes the probe and quotes a substantive edit of a pair",
+        "the rules judge was unsure of (modality or party wording it weighed low): paraphrase FPR 0.40 on report.",
+        "On such pairs the second tier decides by design, and a poor second tier decides poorly; a model that",
+        "fails the probe, or answers in one word, cannot.",
     ]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -68,7 +68,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
     run saved them, or from where the comparison ran; they must be unchanged since the run), asks
     the configured explainer about every finding that has no explanation from the same model yet,
     and rewrites report.json, report.md (and report.html when present) atomically, as explanations
-    arrive.
+    arrive (with every other report file the run has: report.html, redline.md, report.docx).
 
     \b
     Exit codes: 0 done (findings it could not explain are counted on stderr);
@@ -92,7 +92,8 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
     progress = TerminalProgress()
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
-        result = ComparisonResult(report=report, pairs={}, params=params,
+        pairs = _read_json(run_dir / "pairs.json") if (run_dir / "pairs.json").exists() else {}
+        result = ComparisonResult(report=report, pairs=pairs, params=params,
                                   reference=engine.index(documents[0]), input=engine.index(documents[1]))
         failure = explain_into(engine, result, lambda done: _rewrite(run_dir, done), progress)
     finally:
@@ -104,15 +105,17 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
 
 
 def _rewrite(run_dir: Path, result) -> None:
-    """The run's report files with the explanations so far; every locator kept (both texts are given)."""
-    from conflictkit.report.render import render_markdown
+    """report.json and every rendered report file the run has, with the explanations so far; every place
+    (line, page, paragraph) kept, as the documents themselves are rendered."""
+    from conflictkit.registry import get_registry
     from conflictkit.report.writer import atomic_write, to_json
+    from conflictkit.stages import Rendering
 
-    texts = {"reference": result.reference.document.original, "input": result.input.document.original}
-    files = {"report.json": to_json(result.report), "report.md": render_markdown(result.report, texts)}
-    if (run_dir / "report.html").exists():
-        from conflictkit.report.html import render_html
-
-        files["report.html"] = render_html(result.report, texts["reference"], texts["input"])
+    rendering = Rendering.of_result(result)
+    files: dict[str, str | bytes] = {"report.json": to_json(result.report)}
+    for info in get_registry().all():
+        filename = getattr(info.cls, "filename", None) if info.stage == "renderer" else None
+        if filename and filename not in files and (run_dir / filename).exists():
+            files[filename] = info.cls().render(rendering)
     for name, content in files.items():
         atomic_write(run_dir / name, content)
