@@ -143,8 +143,8 @@ class LegalAtomsJudge(Judge):
         lexical = dice(ref.stems, inp.stems)
         # two clauses about different matters, or one rewritten throughout, have no edits worth judging one by one
         view = (self._view(sources, ref_clause, inp_clause, context, lexicon)
-                if _one_clause_edited(ref, inp) and p_same(lexical, sem, heading, shared, o, verbs)[0] >= _EDIT_FLOOR
-                else None)
+                if (_one_clause_edited(ref, inp) and p_same(lexical, sem, heading, shared, o, verbs)[0] >= _EDIT_FLOOR)
+                or _stamps(ref_clause.text, inp_clause.text, o.language) else None)
         ruled = judge_edits(view, ref, inp, o.language) if view is not None else None
         diffs = ruled.differences if ruled is not None else compare(ref, inp, lexicon)
         non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
@@ -235,6 +235,13 @@ def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
 
 _EDIT_FLOOR = 0.2  # P(same matter) below which a pair is not judged edit by edit
 _HELD = 1.0  # the shorter clause's content words all repeated, in order, by the longer one: text was added
+
+
+def _stamps(a: str, b: str, language: str) -> bool:
+    """Two version stamps: short, mostly their dates, so they differ in most words when the date changes."""
+    from conflictkit.filters.rules import version_stamp
+
+    return version_stamp(a, language) and version_stamp(b, language)
 
 
 def _one_clause_edited(ref: ClauseAtoms, inp: ClauseAtoms) -> bool:

@@ -284,6 +284,8 @@ def _other_name(view: PairView, e: TextEdit, parties_read: bool = False):
         return None
     if {root(w.lower()) for w in old} & {root(w.lower()) for w in new}:
         return None  # the same name, reworded
+    if sorted(p for w in old for p in re.split(r"[-/]", w.lower())) == sorted(p for w in new for p in re.split(r"[-/]", w.lower())):
+        return None  # its parts in another order: "EU-US" / "US-EU"
     def bare(words: list[str] | frozenset[str]) -> set[str]:
         return {w.lower().removesuffix("'s").removesuffix("\u2019s") for w in words}
 
