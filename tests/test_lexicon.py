@@ -39,9 +39,9 @@ def test_the_module_lists_are_the_english_lexicon():
 
 
 def test_an_unknown_language_is_one_clear_error():
-    with pytest.raises(lexicon.LexiconError, match=r"no lexicon for language 'zz' \(available: .*en"):
+    with pytest.raises(lexicon.LexiconError, match=r"no language pack for 'zz' \(available: .*en"):
         lexicon.load("zz")
-    with pytest.raises(ValueError, match="no lexicon for language 'zz'"):
+    with pytest.raises(ValueError, match="no language pack for 'zz'"):
         LegalAtomsJudge(options={"language": "zz"})
 
 

@@ -1,0 +1,193 @@
+"""The schema of a language pack: one pydantic model per file, every field documented.
+
+A pack is a folder ``<code>/`` of YAML files, one per section below (``words.yaml`` is
+:class:`WordsSection`...). :class:`PackData` is the whole pack: a file or a key that is missing,
+a value of the wrong type, an unknown key or a pattern that does not compile is refused when the
+pack is loaded, with one line naming each problem. ``conflictkit languages --schema`` prints the
+JSON Schema made from these models (``conflictkit/lexicon/schema.json`` is that schema, committed).
+
+Patterns are Python regular expressions over lower-cased text unless a field says otherwise, with
+``\\p{L}`` / ``\\p{Lu}`` / ``\\p{Ll}`` for letters of any script (:mod:`conflictkit.lexicon.regex`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from conflictkit.lexicon.regex import compile_pattern
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        compile_pattern(pattern)
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression ({exc})") from None
+    return pattern
+
+
+def _not_empty(word: str) -> str:
+    if not word:
+        raise ValueError("an empty word would match everywhere: remove it")
+    return word
+
+
+Word = Annotated[str, AfterValidator(_not_empty)]
+Words = list[Word]
+Pattern = Annotated[str, AfterValidator(_compiles)]
+
+
+class Section(BaseModel):
+    """A file of the pack: unknown keys are errors (a misspelt key would otherwise be ignored)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _doc(what: str) -> Any:
+    return Field(description=what)
+
+
+class PackManifest(Section):
+    """``pack.yaml``: what the pack is, and how ``language: auto`` recognises its texts."""
+
+    name: str = _doc("the language's name in English (\"English\", \"German\")")
+    detection_words: Words = Field(
+        min_length=10,
+        description="about 30 of the language's most frequent function words, lower-case (\"the\", \"of\", \"and\"): "
+                    "``language: auto`` picks the pack whose words make up the largest share of both documents' words")
+
+
+class WordsSection(Section):
+    """``words.yaml``: the words that carry meaning by themselves, read by the judge, the redline and the filters."""
+
+    negators: Words = _doc("words that negate (\"not\", \"no\", \"never\", \"without\")")
+    modals: dict[str, Words] = _doc("modal words by class: ``obligation``, ``permission``, ``recommendation``")
+    exceptions: Words = _doc("words that introduce an exception (\"except\", \"unless\", \"only\")")
+    conditions: Words = _doc("words that introduce a condition (\"if\", \"subject\", \"provided\")")
+    exception_phrases: Words = _doc("phrases that introduce an exception or condition (\"subject to\", \"other than\")")
+    quantifiers: Words = _doc("quantifiers (\"all\", \"any\", \"each\", \"sole\")")
+    scope_words: Words = _doc("scope words (\"exclusive\", \"worldwide\", \"perpetual\")")
+    qualifiers: Words = _doc("qualifier words (\"prior\", \"written\", \"reasonable\", \"material\")")
+    stopwords: Words = _doc("function words that say nothing about a clause's topic (left out of P(same matter))")
+
+
+class ModalitySection(Section):
+    """``modality.yaml``: how a clause says who must, may or must not act (read by ``judges/atoms/modal.py``)."""
+
+    auxiliaries: dict[str, str] = _doc("modal auxiliaries and their class (\"shall\": obligation, \"may\": permission)")
+    predicates: dict[str, str] = _doc("predicates after be / have and their class (\"required\": duty, \"entitled\": permission)")
+    right_nouns: dict[str, str] = _doc("nouns of a right or a duty (\"right\": permission, \"obligation\": duty)")
+    verb_heads: dict[str, str] = _doc("verbs that state a duty before ``to`` (\"agrees\": obligation)")
+    subject_negators: Words = _doc("negators that open a subject and negate its modal (\"neither\", \"no\")")
+    outside_verbs: Words = _doc("verbs after which \"outside\" negates (\"falls outside the warranty\")")
+    failure_verbs: Words = _doc("verbs of failing to act, a negation (\"fails to cure\")")
+    irregular_participles: Words = _doc("irregular past participles (a passive: \"shall be paid by\")")
+    participle_prefixes: Words = _doc("prefixes an irregular participle may carry (\"re\" of \"repaid\")")
+    ly_verbs: Words = _doc("verbs that end like an adverb (\"supply\", \"comply\"): never skipped as one")
+    duty_words: Words = _doc("words that state a duty without a modal (\"responsible\", \"liable\")")
+    receiving_verbs: Words = _doc("verbs of receiving a benefit (\"receive\", \"paid\")")
+    entitlements: Words = _doc("words of a right to receive (\"entitled\", \"right\")")
+
+
+PhraseRow = tuple[Pattern, str, str, str]
+
+
+class PhrasesSection(Section):
+    """``phrases.yaml``: qualifiers, exceptions and scope phrases as ``[pattern, family, group, key]`` rows."""
+
+    idioms: list[PhraseRow] = _doc("phrases that hold a negator but negate nothing (claimed before modality); family "
+                                    "``ignore`` claims the words and makes no atom")
+    phrases: list[PhraseRow] = _doc("qualifier, exception and scope phrases: atoms of one ``group`` are compared with each "
+                                     "other; synonyms share a ``key``")
+
+
+class PartiesSection(Section):
+    """``parties.yaml``: party names and the side of the deal each is on."""
+
+    sides: dict[str, Words] = _doc("side (``supplier``, ``receiver``, ``both``...) -> the names of its parties, lower-case")
+    own_roles: Words = _doc("party names with a role of their own, on no side of a supply deal (\"guarantor\", \"agent\")")
+
+
+class PlacesSection(Section):
+    """``places.yaml``: the gazetteer of governing laws, venues and territories."""
+
+    us_states: Words = _doc("states of the United States, lower-case")
+    countries: Words = _doc("countries and regions, lower-case")
+    cities: Words = _doc("cities, lower-case")
+    institutions: dict[str, str] = _doc("arbitral institutions: name or abbreviation -> key")
+    aliases: dict[str, str] = _doc("another name of a place -> the place (\"u.k.\": \"united kingdom\")")
+    demonyms: dict[str, str] = _doc("adjectives of a place, read before law / courts (\"swiss\": \"switzerland\")")
+    parents: dict[str, str] = _doc("place -> the place it lies in (\"san francisco\": \"california\")")
+    case_sensitive: Words = _doc("places that are places only when capitalised (\"US\", \"Jersey\")")
+
+
+class NumbersSection(Section):
+    """``numbers.yaml``: number words and the grammar of amounts, durations and comparators."""
+
+    units: dict[str, int] = _doc("number words below a hundred and their values (\"thirty\": 30)")
+    scales: dict[str, int] = _doc("scale words and their values (\"hundred\": 100, \"million\": 1000000)")
+    ordinals: dict[str, int] = _doc("ordinal words and their values (\"first\": 1); -1 is the last, -2 the one before")
+
+
+class VerbsSection(Section):
+    """``verbs.yaml``: verbs that name one action, and opposites."""
+
+    irregular_past: dict[str, str] = _doc("irregular past forms -> base verb (\"paid\": \"pay\")")
+    synonym_groups: Words = _doc("lines of verbs that name one action (\"terminate end cancel expire\")")
+    weak: Words = _doc("verbs (six-letter stems) that carry no action of their own (\"ensure\", \"procur\")")
+    opposites: list[dict[str, Words]] = _doc("``{positive: [...], negative: [...]}`` rows of opposite six-letter stems "
+                                              "(\"keep\" / \"disclo\"): a duty restated as a ban on its opposite")
+
+
+class ContentSection(Section):
+    """``content.yaml``: what the content family counts as a content word, and how it weighs one."""
+
+    filler: Words = _doc("drafting filler a content edit never counts (\"thereof\", \"whatsoever\")")
+    synonyms: Words = _doc("lines of words (or four-letter roots) that name the same thing")
+    different_acts: Words = _doc("lines of acts one synonym group puts on one matter that differ in effect (\"return destroy delete\")")
+    timing: Words = _doc("lines of words that say when an act is due against an event (\"before prior preceding ahead\")")
+    timing_apart: list[tuple[Word, Word]] = _doc("pairs of first words of ``timing`` lines whose swap moves a trigger")
+    pronouns: Words = _doc("pronouns that stand for a party already named")
+    not_typos: list[tuple[Word, Word]] = _doc("real words one or two letters apart that mean different things")
+    doublets: Words = _doc("legal doublets: the second word adds nothing (\"null void\")")
+
+
+class EditorialSection(Section):
+    """``editorial.yaml``: words and patterns that mark an edit as editorial (read by the edit-level judge)."""
+
+    corporate_suffixes: Words = _doc("suffixes of a company's name (\"llc\", \"inc\", \"gmbh\")")
+    determiners: Words = _doc("words a rename may carry along (\"the\", \"these\", \"our\")")
+    party_pronouns: Words = _doc("pronouns that stand for a party (\"we\", \"our\", \"they\")")
+    definition_leads: Words = _doc("words that may open a parenthesis giving a short name (\"together\", \"hereinafter\")")
+    coordinators: Words = _doc("words that join the items of a list (\"and\", \"or\", \"as well\")")
+    illustration_markers: Words = _doc("markers of a non-exhaustive list (\"such as\", \"including\")")
+    illustration_breakers: Words = _doc("words that limit such a marker (\"not including\", \"including only\")")
+    generic_link_labels: Words = _doc("link labels that name nothing (\"here\", \"click here\")")
+    pointer_patterns: list[Pattern] = _doc("case-insensitive patterns of a sentence that only sends the reader elsewhere")
+    pointer_cues: Words = _doc("every pointer holds one of these words")
+    pointer_breakers: Words = _doc("words that make a sentence operative: never a pointer")
+    version_patterns: list[Pattern] = _doc("case-insensitive patterns of a stamp of the document's own version")
+    version_max_chars: int = Field(gt=0, description="the longest text that can be a version stamp")
+
+
+class PackData(BaseModel):
+    """A whole language pack: one field per file (``words`` is ``words.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pack: PackManifest
+    words: WordsSection
+    modality: ModalitySection
+    phrases: PhrasesSection
+    parties: PartiesSection
+    places: PlacesSection
+    numbers: NumbersSection
+    verbs: VerbsSection
+    content: ContentSection
+    editorial: EditorialSection
+
+
+SECTIONS: dict[str, type[Section]] = {name: field.annotation for name, field in PackData.model_fields.items()}
+"""Every file of a pack (``<name>.yaml``) and its model."""
