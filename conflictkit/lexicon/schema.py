@@ -13,7 +13,7 @@ Patterns are Python regular expressions over lower-cased text unless a field say
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -123,12 +123,105 @@ class PlacesSection(Section):
     case_sensitive: Words = _doc("places that are places only when capitalised (\"US\", \"Jersey\")")
 
 
+Comparator = Literal[">=", "<=", ">", "<"]
+
+
 class NumbersSection(Section):
-    """``numbers.yaml``: number words and the grammar of amounts, durations and comparators."""
+    """``numbers.yaml``: number words, their composition, and the grammar of amounts, rates, durations,
+    comparators, cross-references, frequencies and shares (read by ``judges/atoms/numbers.py``).
+
+    Patterns name the groups the reader takes (``group c`` below is ``(?P<c>...)``); canonical values
+    (currency codes, the periods ``day``, ``week``, ``month``, ``quarter``, ``year``, ``hour``,
+    ``minute``) are the same in every pack, so a key such as ``duration:30:day`` means one thing."""
 
     units: dict[str, int] = _doc("number words below a hundred and their values (\"thirty\": 30)")
-    scales: dict[str, int] = _doc("scale words and their values (\"hundred\": 100, \"million\": 1000000)")
+    scales: dict[str, int] = _doc("scale words and their values (\"hundred\": 100, \"million\": 1000000); a scale "
+                                  "below 1000 multiplies the words before it, a larger one closes a group")
     ordinals: dict[str, int] = _doc("ordinal words and their values (\"first\": 1); -1 is the last, -2 the one before")
+    fractions: dict[str, float] = _doc("number words worth a fraction (\"half\": 0.5)")
+    fraction_phrases: Words = _doc("phrases worth the fraction word they end with (\"one half\", \"a half\")")
+    joiners: Words = _doc("words between two number words (\"one hundred and five\")")
+    compounds: bool = _doc("number words join into one word (\"dreiundzwanzig\"): a word is then read as the "
+                           "number words (and joiners) it is made of")
+    decimal_mark: Literal[".", ","] = _doc("the decimal mark of figures: \".\" reads 1,000.50; \",\" reads 1.000,50")
+    currency_prefix: Pattern = _doc("a currency symbol or code right before a figure, ending the text before it: group c")
+    currency_symbols: dict[str, str] = _doc("symbol (group c without spaces) -> ISO code (\"$\": USD)")
+    currency_codes: dict[str, str] = _doc("currency codes written in words -> ISO code (\"usd\": USD)")
+    currency_names: dict[str, str] = _doc("the start of a currency's name -> ISO code, tried in order (\"euro\": EUR)")
+    default_currency: str = _doc("the currency of a name no entry of currency_names starts (\"dollars\")")
+    currency_words: Pattern = _doc("a currency named without an amount (\"payable in euros\"): group c")
+    restated: Pattern = _doc("a figure restated in parentheses after a number (\"thirty (30)\"): group d")
+    scale_after: Pattern = _doc("a scale word after a figure (\"5 million\", \"2bn\"): group s")
+    scale_values: dict[str, int] = _doc("what each word of scale_after is worth")
+    scale_abbreviations: Words = _doc("scale abbreviations read only after digits (\"5m\", never \"one m\")")
+    unit: Pattern = _doc("the unit after a number: currency (group cur), percentage (pct), duration (dur), multiple (times)")
+    percentage_points: Words = _doc("words that make a percentage percentage points")
+    glued_units: Words = _doc("letters glued to digits that are a unit (\"30days\", \"5pm\"), not part of a name (\"37signals\")")
+    single_items: Words = _doc("number words that may count one item (\"one copy\")")
+    not_a_count_after: Pattern = _doc("what after such a word makes it no count (\"one of the parties\")")
+    not_a_count_before: Pattern = _doc("what before it makes it no count (\"any one\"), ending the text before it")
+    decimal_context: Pattern = _doc("what after a figure makes a comma before one or two digits a decimal comma (\"3,5%\")")
+    per: Pattern = _doc("a rate's period after an amount (\"per annum\", \"/user\", \"monthly\", \"p.a.\"): group p, adv or abbr")
+    per_words: dict[str, str] = _doc("the period each word of per names (\"annually\": year)")
+    per_abbreviations: dict[str, str] = _doc("abbreviations of per (without dots and spaces) -> period (\"pa\": year)")
+    business_days: Words = _doc("words that make a day a business day (\"business\", \"working\")")
+    period_words: dict[str, str] = _doc("words of a period that are not its name -> the period (\"hr\": hour; "
+                                        "names: day, week, month, quarter, year, hour, minute)")
+    period_plural: str = _doc("letters stripped from the end of a period's word to read it in the singular (\"s\")")
+    direction: Pattern = _doc("a direction after a duration (\"30 days after\", \"prior to\"): group dir")
+    directions_before: Words = _doc("how a dir that means before starts; any other means after")
+    within_of: Pattern = _doc("the \"of\" after a duration bounded by within (\"within 14 days of\"): group dir")
+    within: Words = _doc("the comparators of within_of (\"within\")")
+    edge_before: Pattern = _doc("the edge of a span a period sits at (\"the final twelve months\"): group edge")
+    edges: dict[str, Literal["first", "last"]] = _doc("which edge each word of edge_before names")
+    comparators: dict[Comparator, list[Pattern]] = _doc("words before a number that bound it, by sign: regex "
+                                                       "alternatives, tried in order (\">=\": [at\\s+least, ...])")
+    comparator_gap: Pattern = _doc("what may stand between a comparator and its number")
+    comparator_after: Pattern = _doc("a comparator after the number (\"30 days or more\"): group post")
+    post_comparators: dict[str, Comparator] = _doc("the sign of each word of comparator_after")
+    comparator_idioms: Pattern = _doc("comparator idioms claimed with no number after them (\"no later than\")")
+    xref_words: list[Pattern] = _doc("words before a number that only points elsewhere (\"section\", \"§\"): alternatives")
+    xref_plurals: list[Pattern] = _doc("their plurals, which may list several numbers (\"sections\")")
+    xref_list: Pattern = _doc("what joins listed numbers of a cross-reference (\", and\", \"through\")")
+    frequency: Pattern = _doc("how often (\"twice a year\", \"quarterly\"): groups times (with n), per, adv, every")
+    times: dict[str, int] = _doc("words that say a number of times (\"twice\": 2)")
+    periods: dict[str, str] = _doc("the period each word of a frequency names: day, week, 2 weeks, month, quarter, "
+                                   "half-year, year or hour")
+    every_n: Pattern = _doc("how often, said as a period (\"every three months\"): groups n and u; <NUMBER_WORDS> "
+                            "stands for a number phrase")
+    every_n_cues: Words = _doc("every match of every_n holds one of these words")
+    fraction_shares: Pattern = _doc("shares said as fractions (\"half of the Fee\"): group f, group of")
+    fraction_cues: Words = _doc("every match of fraction_shares holds one of these words")
+    fraction_values: dict[str, float] = _doc("a fraction's last word -> percent (\"half\": 50.0)")
+    fraction_rest: Pattern = _doc("\"the other half\": a share with no of after it")
+    fraction_period: Pattern = _doc("what before a fraction makes it a period (\"the first half of\"), ending the text before it")
+    slash_fraction: Pattern = _doc("a share written with a slash (\"1/2 of\"): groups n and d")
+
+
+class DatesSection(Section):
+    """``dates.yaml``: month names, date orders, weekdays, ordinal periods and clock times."""
+
+    months: dict[str, int] = _doc("month names, lower-case, and their numbers")
+    month_abbreviations: dict[str, int] = _doc("month abbreviations and their numbers")
+    ambiguous_months: Words = _doc("month names that are also a common word (\"may\"): a date with one counts only capitalised")
+    date_patterns: list[Pattern] = _doc("the orders a date is written in, most specific first: groups day, year, and mon "
+                                        "(<MONTH> stands for a month's name or abbreviation) or mnum")
+    month_alone: Pattern = _doc("a month named alone (\"the end of March\"), case-sensitive")
+    weekday: Pattern = _doc("a weekday, case-sensitive: group w")
+    quarter: Pattern = _doc("a quarter (\"Q3\"), case-sensitive: group q")
+    ordinal: Pattern = _doc("an ordinal period (\"the fifteenth day\"): group o (with d for digits) and u; <ORDINALS> "
+                            "stands for the ordinal words of numbers.yaml")
+    relative_ordinals: Words = _doc("ordinals worth one that name a period only before ordinal_after (\"next\")")
+    unit_spellings: dict[str, str] = _doc("spellings of an ordinal unit read as another (\"installment\": instalment)")
+    period_units: Words = _doc("ordinal units that are a period (\"the first business day after\" == one business day after)")
+    window_units: Words = _doc("ordinal units that make a window of a span (\"the last year of employment\")")
+    ordinal_restated: Pattern = _doc("an ordinal restated in parentheses (\"(5th)\")")
+    ordinal_after: Pattern = _doc("what makes an ordinal period a period after an event (\"after\", \"following\")")
+    of_a_span: Pattern = _doc("what makes an ordinal period a window of a span (\"of\")")
+    time_of_day: Pattern = _doc("a clock time: groups h, m, ap (a.m./p.m.), h24, m24, or word")
+    clock_hint: Pattern = _doc("a quick test for a time with an a.m./p.m. mark")
+    clock_words: dict[str, int] = _doc("the hour of each clock word (\"noon\": 12)")
+    afternoon: Words = _doc("how an afternoon mark (group ap) starts (\"p\")")
 
 
 class VerbsSection(Section):
@@ -184,6 +277,7 @@ class PackData(BaseModel):
     parties: PartiesSection
     places: PlacesSection
     numbers: NumbersSection
+    dates: DatesSection
     verbs: VerbsSection
     content: ContentSection
     editorial: EditorialSection

@@ -114,8 +114,8 @@ def _number_presence(atom: Atom) -> str:
 
 def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
     low = lowered(text)
-    return (extract_numbers(text, low, mask) + extract_frequencies(text, low, mask)
-            + extract_currencies(text, low, mask))
+    return (extract_numbers(text, low, mask, lexicon) + extract_frequencies(text, low, mask, lexicon)
+            + extract_currencies(text, low, mask, lexicon))
 
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
