@@ -80,6 +80,7 @@ class ModalitySection(Section):
     predicates: dict[str, str] = _doc("predicates after be / have and their class (\"required\": duty, \"entitled\": permission)")
     right_nouns: dict[str, str] = _doc("nouns of a right or a duty (\"right\": permission, \"obligation\": duty)")
     verb_heads: dict[str, str] = _doc("verbs that state a duty before ``to`` (\"agrees\": obligation)")
+    to_infinitive: Words = _doc("the infinitive marker after verb_heads and failure_verbs (\"to\")")
     subject_negators: Words = _doc("negators that open a subject and negate its modal (\"neither\", \"no\")")
     outside_verbs: Words = _doc("verbs after which \"outside\" negates (\"falls outside the warranty\")")
     failure_verbs: Words = _doc("verbs of failing to act, a negation (\"fails to cure\")")
@@ -89,9 +90,61 @@ class ModalitySection(Section):
     duty_words: Words = _doc("words that state a duty without a modal (\"responsible\", \"liable\")")
     receiving_verbs: Words = _doc("verbs of receiving a benefit (\"receive\", \"paid\")")
     entitlements: Words = _doc("words of a right to receive (\"entitled\", \"right\")")
+    noun_before: Words = _doc("words before an auxiliary that make it a noun (\"at will\", \"the will\")")
+    noun_auxiliaries: Words = _doc("auxiliaries that are a noun when a sentence ends right after them (\"the will.\")")
+    be: Words = _doc("forms of be: a predicate after them may be modal (\"is required to\")")
+    have: Words = _doc("forms of have (\"has the right to\")")
+    infinitives: Words = _doc("infinitives after a modal that open a predicate (\"may be required to\")")
+    predicate_links: dict[str, Words] = _doc("class -> what links a predicate of it to its verb (prohibited: [from, to])")
+    modal_phrases: list[tuple[str, str, bool]] = _doc("phrases with a class of their own: [words in a row (alternatives "
+                                                      "split by |), class, negated] ([need not, duty, true])")
+    negators_after: Words = _doc("words after a modal that negate it (\"not\", \"never\")")
+    negating_phrases: Words = _doc("phrases after a modal that negate it (\"in no event\")")
+    skipped_after: Words = _doc("words skipped after a modal (\"also\", \"at all times\")")
+    noun_determiners: Words = _doc("words that may stand before a right noun (\"the\", \"no\")")
+    noun_negators: Words = _doc("of those, the ones that negate it (\"no\")")
+    noun_links: Words = _doc("what links a right noun to its verb (\"to\", \"of\")")
+    under: Words = _doc("the preposition of \"under no obligation\"")
+    under_determiners: Words = _doc("what may follow it (\"no\" negates)")
+    negator_leads: Words = _doc("a word before a subject negator that belongs to it (\"in\" of \"in no event\")")
+    sentence_negators: Words = _doc("words that open a sentence and negate its first modal (\"No failure ... shall\")")
+    stop_lookback: Words = _doc("tokens that end the look back for a subject negator")
+    skip_to_verb: Words = _doc("words skipped between a modal and the verb it governs")
+    possessives: Words = _doc("possessives before a noun of failure (\"its failure to inspect\")")
+    appositive: Pattern = _doc("what before a party makes it an appositive (\"as Recipient\"), ending the text before it")
+    inverted_subject: Pattern = _doc("what may stand between an inverted modal and its subject (\"the\")")
+    passive: Words = _doc("the passive auxiliary after a modal (\"be\")")
+    participle_endings: Words = _doc("how a regular past participle ends (\"ed\", \"en\")")
+    agent: Words = _doc("the preposition of a passive's agent (\"by\")")
+    failure_nouns: Words = _doc("nouns of failing that negate only with their party (\"failure\")")
+    possessive_ending: str = _doc("the possessive ending that gives such a noun its party (\"'s\")")
+    free_negators: Words = _doc("negators that stand alone before what they negate (\"not\", \"without\", \"no\")")
+    outside: Words = _doc("the word that negates after an outside verb (\"outside\")")
+    number_signs: Words = _doc("negators that are a number sign before a full stop or a hyphen (\"No. 5\")")
 
 
 PhraseRow = tuple[Pattern, str, str, str]
+
+
+class TokensSection(Section):
+    """``tokens.yaml``: how text is cut into words."""
+
+    word: Pattern = _doc("one word (letters of any script, with the pack's rule for apostrophes and hyphens): "
+                         "digits and other marks are tokens of their own")
+    contractions: dict[str, str] = _doc("words that hide a negator -> the verb each keeps (\"won't\": will)")
+    negative_clitic: str = _doc("an ending that is a negator of its own (\"n't\"); empty when the language has none")
+    negator: str = _doc("the negator a contraction or a clitic stands for (\"not\")")
+    sentence_openers: Words = _doc("tokens after which a word may be capitalised for opening a sentence")
+
+
+class MorphologySection(Section):
+    """``morphology.yaml``: what the judge strips to read two forms of a word as one."""
+
+    possessive_endings: Words = _doc("possessive endings stripped before a word is compared (\"'s\")")
+    plural_endings: Words = _doc("plural endings stripped from words longer than four letters (\"s\")")
+    plural_exceptions: Words = _doc("endings that are no plural (\"ss\" of \"business\")")
+    stem_length: int = Field(ge=3, description="the letters of a stem kept for overlap (six: \"terminate\" -> \"termin\")")
+    adverb_endings: Words = _doc("how an adverb ends (\"ly\"): skipped between a modal and its verb")
 
 
 class PhrasesSection(Section):
@@ -271,6 +324,8 @@ class PackData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     pack: PackManifest
+    tokens: TokensSection
+    morphology: MorphologySection
     words: WordsSection
     modality: ModalitySection
     phrases: PhrasesSection

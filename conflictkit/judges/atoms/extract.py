@@ -91,7 +91,7 @@ def _extract(text: str, language: str) -> ClauseAtoms:  # one cache key per (tex
         atoms += family.extract(text, lexicon, mask)
     atoms.sort(key=lambda a: (a.start, a.end))
     atoms = _ensure_not(atoms, low)
-    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(_blank(low, atoms))))
+    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(_blank(low, atoms), language)))
 
 
 _ENSURE = {"ensure", "procur", "see", "make"}
