@@ -161,6 +161,18 @@ class PartiesSection(Section):
 
     sides: dict[str, Words] = _doc("side (``supplier``, ``receiver``, ``both``...) -> the names of its parties, lower-case")
     own_roles: Words = _doc("party names with a role of their own, on no side of a supply deal (\"guarantor\", \"agent\")")
+    capitalised_not_parties: Words = _doc("names that are no party when written in capitals (\"us\": \"US\" is a country)")
+    subject_name_before: Pattern = _doc("what may stand before a capitalised name that is a modal's subject (\"the\", \"each\"), "
+                                        "case-sensitive")
+    subject_name_after: Pattern = _doc("what must follow a capitalised name to make it a subject (\"shall\", \"is required\")")
+    agent_name_before: Pattern = _doc("what stands before a passive's agent (\"by the\"): group the is the article")
+    definite_articles: Words = _doc("a name after one is an agent or an organisation (\"the Site\"), not a defined thing")
+    function_words: Words = _doc("words that open a sentence, not a name (\"If Acme\"): dropped from a name's start")
+    common_nouns: Words = _doc("nouns a defined term ends with that name a thing, not a party (\"Goods\", \"Software\")")
+    entities: Words = _doc("nouns that name an organisation (\"Hospital\", \"Bank\"): a name ending with one is a party")
+    abstract_endings: Words = _doc("endings of an abstract noun: a name ending so is no party (\"Assignment\")")
+    agentive: Pattern = _doc("the ending of a noun that names who does something (\"Guarantor\", \"Licensee\")")
+    not_agentive: Words = _doc("nouns that end so but name no one (\"Order\", \"Number\")")
 
 
 class PlacesSection(Section):

@@ -58,18 +58,21 @@ class Words:
                 tokens.append(Token(word, start, end))
         return tokens
 
+    def singular(self, word: str) -> str:
+        """The word without a plural ending (on words longer than four letters)."""
+        if len(word) > 4 and not word.endswith(self.not_plurals):
+            for ending in self.plurals:
+                if word.endswith(ending):
+                    return word[: -len(ending)]
+        return word
+
     def stem(self, word: str) -> str:
         """A crude stem good enough for overlap: no possessive, no plural, at most ``stem_length`` letters."""
         for ending in self.possessives:
             if word.endswith(ending):
                 word = word[: -len(ending)]
                 break
-        if len(word) > 4 and not word.endswith(self.not_plurals):
-            for ending in self.plurals:
-                if word.endswith(ending):
-                    word = word[: -len(ending)]
-                    break
-        return word[: self.length]
+        return self.singular(word)[: self.length]
 
 
 def words_of(lex: LanguagePack | None = None) -> Words:
