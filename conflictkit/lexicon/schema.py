@@ -179,6 +179,7 @@ class PlacesSection(Section):
     """``places.yaml``: the gazetteer of governing laws, venues and territories."""
 
     us_states: Words = _doc("states of the United States, lower-case")
+    united_states: str = _doc("the key of the country the us_states lie in (\"united states\")")
     countries: Words = _doc("countries and regions, lower-case")
     cities: Words = _doc("cities, lower-case")
     institutions: dict[str, str] = _doc("arbitral institutions: name or abbreviation -> key")
@@ -186,6 +187,20 @@ class PlacesSection(Section):
     demonyms: dict[str, str] = _doc("adjectives of a place, read before law / courts (\"swiss\": \"switzerland\")")
     parents: dict[str, str] = _doc("place -> the place it lies in (\"san francisco\": \"california\")")
     case_sensitive: Words = _doc("places that are places only when capitalised (\"US\", \"Jersey\")")
+    place_before: Pattern = _doc("what may stand before a place's name (\"the State of\")")
+    place_after: Pattern = _doc("what may follow it and join its key: group county (\"Cook County\")")
+    currency_places: Words = _doc("places that are a currency before \"$\" (\"US$\")")
+    upper_case_demonyms: Words = _doc("demonyms that name a place only in capitals (\"US law\")")
+    demonym_after: Pattern = _doc("what must follow a demonym for it to name a place (\"law\", \"courts\")")
+    worldwide: Pattern = _doc("a territory that is the whole world (\"worldwide\")")
+    defined_territory: Pattern = _doc("a defined term for the area a grant is limited to, case-sensitive (\"Territory\")")
+    law_cues: Pattern = _doc("words before a place that make it the governing law (\"governed by\")")
+    forum_cues: Pattern = _doc("words before a place that make it a forum (\"courts\", \"venue\", \"arbitration\")")
+    law_after: Pattern = _doc("words right after a place that make it the governing law (\"Delaware law\")")
+    forum_types: dict[Literal["arbitration", "courts"], Pattern] = _doc("the words of each forum a clause may choose")
+    cued_place: Pattern = _doc("a place the gazetteer does not know, after a cue (\"the courts of Rotterdam\"), "
+                               "case-sensitive: group p")
+    not_places: Words = _doc("words that open no place after such a cue (\"the\", \"competent\")")
 
 
 Comparator = Literal[">=", "<=", ">", "<"]
