@@ -154,6 +154,20 @@ class PhrasesSection(Section):
                                     "``ignore`` claims the words and makes no atom")
     phrases: list[PhraseRow] = _doc("qualifier, exception and scope phrases: atoms of one ``group`` are compared with each "
                                      "other; synonyms share a ``key``")
+    minor_groups: dict[str, Words] = _doc("family -> groups whose atom on one side only is a minor difference")
+    minor_changes: Words = _doc("groups whose change within the group is minor too")
+    expense_payer: Pattern = _doc("who bears a cost (\"at the Buyer's expense\"): group 1 names the payer")
+    payer_pronouns: Words = _doc("pronouns of expense_payer that name the party that acts (\"at its own expense\")")
+    said_otherwise: dict[str, Pattern] = _doc("key -> how the other side may say it another way (refundable: \"will refund\")")
+    tail_end: Pattern = _doc("where the words an exception introduces end")
+    tail_generic: Words = _doc("stems an exception may hold that name nothing (\"otherwise\", \"expressly\")")
+    postposed_exceptions: Words = _doc("exception words written after what they except (\"excepted\")")
+    same_stems: Words = _doc("stems read as one whatever follows them (\"writ\": \"in writing\" == \"written\")")
+    except_words: Pattern = _doc("how an exception whose words can be compared starts (case-insensitive)")
+    negated_before: Pattern = _doc("a negation before an all / any: it restricts nothing of its own")
+    except_after: Pattern = _doc("an exception after an all / any (\"any purpose other than\")")
+    not_a_scope_after: Words = _doc("words after an all / any that make it no scope (\"at all times\")")
+    generic_nouns: Words = _doc("stems of nouns an all / any may govern without naming anything (\"in any event\")")
 
 
 class PartiesSection(Section):

@@ -58,9 +58,10 @@ class Words:
                 tokens.append(Token(word, start, end))
         return tokens
 
-    def singular(self, word: str) -> str:
-        """The word without a plural ending (on words longer than four letters)."""
-        if len(word) > 4 and not word.endswith(self.not_plurals):
+    def singular(self, word: str, exceptions: bool = True) -> str:
+        """The word without a plural ending (on words longer than four letters; ``exceptions``: unless it
+        ends with one of ``plural_exceptions``, as "business" does)."""
+        if len(word) > 4 and not (exceptions and word.endswith(self.not_plurals)):
             for ending in self.plurals:
                 if word.endswith(ending):
                     return word[: -len(ending)]
