@@ -145,6 +145,19 @@ class MorphologySection(Section):
     plural_exceptions: Words = _doc("endings that are no plural (\"ss\" of \"business\")")
     stem_length: int = Field(ge=3, description="the letters of a stem kept for overlap (six: \"terminate\" -> \"termin\")")
     adverb_endings: Words = _doc("how an adverb ends (\"ly\"): skipped between a modal and its verb")
+    negative_prefixes: Words = _doc("prefixes that negate a word (\"non-\", \"un\", \"in\")")
+    clear_negative_prefixes: Words = _doc("of those, the ones that always negate (\"non\", \"un\")")
+    related_prefixes: Words = _doc("prefixes that make another word of one root (\"un\", \"sub\"): never a typo")
+    agent_suffixes: Words = _doc("agent endings (\"or\", \"ee\"): \"lessor\" / \"lessee\" are never a typo")
+    vowels: str = _doc("the vowels (a misspelling may change one)")
+    root_suffixes: Words = _doc("endings cut from a word to read its root for content edits, the first that fits")
+    root_ending_after: dict[str, Words] = _doc("an ending of root_suffixes cut only after one of these word endings; "
+                                               "otherwise it is cut without its first letter (es: [ses, xes])")
+    root_length: int = Field(ge=3, description="the letters of a root kept")
+    key_suffixes: Words = _doc("endings cut from a word to read its synonym key")
+    form_suffixes: Words = _doc("endings a word may have over its base form (\"cancelled\" -> \"cancel\")")
+    form_added_endings: Words = _doc("endings a base form may have lost (\"e\" of \"take\" in \"taking\")")
+    form_restored: dict[str, str] = _doc("ending -> the letters it stands for (\"ies\": \"y\")")
 
 
 class PhrasesSection(Section):
@@ -187,6 +200,13 @@ class PartiesSection(Section):
     abstract_endings: Words = _doc("endings of an abstract noun: a name ending so is no party (\"Assignment\")")
     agentive: Pattern = _doc("the ending of a noun that names who does something (\"Guarantor\", \"Licensee\")")
     not_agentive: Words = _doc("nouns that end so but name no one (\"Order\", \"Number\")")
+    role_prepositions: Words = _doc("prepositions of the role a party fills (\"created by\", \"paid to\")")
+    role_article: Pattern = _doc("the article that may stand between them and the party (\"the\")")
+    object_verbs: Words = _doc("verbs whose direct object is the party that benefits (\"notify\", \"indemnify\")")
+    possessive: Pattern = _doc("the possessive after a party, before what it owns (\"'s own\")")
+    personal_pronouns: Pattern = _doc("personal and possessive pronouns that may stand for a party")
+    pronoun_pairs: Pattern = _doc("pairs of pronouns that stand for one party (\"his or her\")")
+    pronoun_possessive: Pattern = _doc("a possessive pronoun before what it owns: group 1 the thing")
 
 
 class PlacesSection(Section):
@@ -339,6 +359,8 @@ class ContentSection(Section):
     pronouns: Words = _doc("pronouns that stand for a party already named")
     not_typos: list[tuple[Word, Word]] = _doc("real words one or two letters apart that mean different things")
     doublets: Words = _doc("legal doublets: the second word adds nothing (\"null void\")")
+    list_joins: Words = _doc("words that join the items of an enumeration (\",\", \"and\", \"or\")")
+    condition_words: Words = _doc("words that open a condition or an exception (\"if\", \"unless\")")
 
 
 class EditorialSection(Section):

@@ -282,7 +282,7 @@ def _other_name(view: PairView, e: TextEdit, parties_read: bool = False):
 
     if not named(old) or not named(new):
         return None
-    if {root(w.lower()) for w in old} & {root(w.lower()) for w in new}:
+    if {root(w.lower(), view.lexicon) for w in old} & {root(w.lower(), view.lexicon) for w in new}:
         return None  # the same name, reworded
     def bare(words: list[str] | frozenset[str]) -> set[str]:
         return {w.lower().removesuffix("'s").removesuffix("\u2019s") for w in words}
