@@ -121,6 +121,12 @@ class ModalitySection(Section):
     free_negators: Words = _doc("negators that stand alone before what they negate (\"not\", \"without\", \"no\")")
     outside: Words = _doc("the word that negates after an outside verb (\"outside\")")
     number_signs: Words = _doc("negators that are a number sign before a full stop or a hyphen (\"No. 5\")")
+    limit_verbs: Words = _doc("verbs that state a restriction (\"shall limit disclosure to\" == \"may disclose only to\")")
+    limit_links: Words = _doc("a phrase of an only ending with one is no verb (\"limited to\")")
+    binding_words: Words = _doc("the last words of a modal that binds (\"shall\", \"must\"; \"will\" is often a future)")
+    ensure_verbs: Words = _doc("verb stems of a duty to ensure a negative, a prohibition (\"ensure that no\")")
+    subordinate: Pattern = _doc("what opens a subordinate clause, ending the text before a negation in it (\"that\", \"if\")")
+    limiting_negators: Words = _doc("negators that limit a ban as an exception does (\"without consent\")")
 
 
 PhraseRow = tuple[Pattern, str, str, str]

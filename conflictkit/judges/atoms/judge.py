@@ -134,12 +134,12 @@ class LegalAtomsJudge(Judge):
         o = self.options
         lexicon = load(o.language)
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
-        heading = heading_agreement(ref_clause.heading, inp_clause.heading)
+        heading = heading_agreement(ref_clause.heading, inp_clause.heading, o.language)
         if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
             heading = 1.0  # two definitions of one term deal with one matter, like clauses under one heading
         shared = atom_overlap(ref, inp)
         # clauses that differ in little but their verb are one matter with a changed act, not two matters
-        verbs = verb_disjoint(ref, inp) if dice(ref.word_set, inp.word_set) < o.verbs_below else 0.0
+        verbs = verb_disjoint(ref, inp, lexicon) if dice(ref.word_set, inp.word_set) < o.verbs_below else 0.0
         lexical = dice(ref.stems, inp.stems)
         # two clauses about different matters, or one rewritten throughout, have no edits worth judging one by one
         view = (self._view(sources, ref_clause, inp_clause, context, lexicon)

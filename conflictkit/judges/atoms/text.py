@@ -141,8 +141,3 @@ class Atom:
                 return value
         return default
 
-
-def __getattr__(name: str):
-    if name == "STOPWORDS":  # TEMPORARY while families move to their pack
-        return load().words("words.stopwords")
-    raise AttributeError(name)
