@@ -164,6 +164,8 @@ class MorphologySection(Section):
     form_suffixes: Words = _doc("endings a word may have over its base form (\"cancelled\" -> \"cancel\")")
     form_added_endings: Words = _doc("endings a base form may have lost (\"e\" of \"take\" in \"taking\")")
     form_restored: dict[str, str] = _doc("ending -> the letters it stands for (\"ies\": \"y\")")
+    number_endings: Words = _doc("endings a plural (or a verb's other person) adds (\"s\", \"es\")")
+    number_replacements: dict[str, str] = _doc("endings a plural replaces (\"y\": \"ies\" of \"policies\")")
 
 
 class PhrasesSection(Section):
@@ -316,6 +318,7 @@ class NumbersSection(Section):
     fraction_rest: Pattern = _doc("\"the other half\": a share with no of after it")
     fraction_period: Pattern = _doc("what before a fraction makes it a period (\"the first half of\"), ending the text before it")
     slash_fraction: Pattern = _doc("a share written with a slash (\"1/2 of\"): groups n and d")
+    number_tokens: Words = _doc("number words the redline and the edit-level judge mark as a number token")
 
 
 class DatesSection(Section):
@@ -385,6 +388,61 @@ class EditorialSection(Section):
     pointer_breakers: Words = _doc("words that make a sentence operative: never a pointer")
     version_patterns: list[Pattern] = _doc("case-insensitive patterns of a stamp of the document's own version")
     version_max_chars: int = Field(gt=0, description="the longest text that can be a version stamp")
+    articles: Words = _doc("articles and demonstratives: one for another is grammar (\"the\" -> \"these\")")
+    word_forms: list[tuple[Word, Word]] = _doc("pairs of forms of one word the endings do not make (\"is\" / \"are\")")
+    xref_words: Words = _doc("words before a number that make its edit a cross-reference (\"section\", \"§\")")
+    alias_definition: Pattern = _doc("a definition giving one referent several names (\"we mean\", \"means\"), "
+                                     "case-insensitive")
+    referent: Pattern = _doc("the referent's name right after it (\"Basecamp, LLC\"), case-sensitive: group 1")
+
+
+class SegmenterSection(Section):
+    """``segmenter.yaml``: titles, definitions, signature blocks and numbering keywords (case-insensitive
+    patterns unless a field says otherwise)."""
+
+    title_small_words: Words = _doc("small words a Title Case heading may hold in lower case (\"of\", \"and\")")
+    title_verbs: Words = _doc("verbs that make a short text a sentence, not a title (besides the modals)")
+    title_line_verbs: Words = _doc("verbs that make an ALL-CAPS line a sentence, not a title (besides the modals)")
+    finite_verbs: Words = _doc("verbs that make a bold line alone a term, not a title")
+    defining: Pattern = _doc("the words that define a term after it (\"means\", \"shall have the meaning\")")
+    term_small_words: Words = _doc("small words an unquoted capitalised term may hold (\"of\")")
+    bare_defining: Pattern = _doc("the words that define an unquoted term (\"means\"), case-sensitive")
+    lead_in: Pattern = _doc("a lead-in that opens a definition (\"When we say\", \"As used in\")")
+    lead_in_defining: Pattern = _doc("what defines the term after a lead-in besides defining (\"we mean\")")
+    list_defining: Pattern = _doc("what defines a term of a definitions list (\"means\"), case-sensitive")
+    witness: Pattern = _doc("an attestation that opens the signature block (\"IN WITNESS WHEREOF\")")
+    signature_opener: Pattern = _doc("a first signature line (\"By: ____\", \"Sincerely\")")
+    signature_field: Pattern = _doc("a line of a signature block (\"Name:\", \"Title:\")")
+    boilerplate: Pattern = _doc("a page-layout note (\"[Signature page follows]\")")
+    attachments: Pattern = _doc("a heading of an attachment (\"Exhibit\", \"Schedule\"): a signature block ends there")
+    label_keywords: list[Pattern] = _doc("keywords of a numbering label (\"section\", \"article\"): regex alternatives")
+    top_keywords: Words = _doc("of those, the ones of a part that holds sections (\"article\")")
+    run_on_keywords: Pattern = _doc("keywords that may open a numbered heading inside a run-on line, case-sensitive")
+    run_on_top: Pattern = _doc("the keyword that opens a part inside a run-on line, case-sensitive")
+    run_on_title_words: Words = _doc("small words of a Title Case title in a run-on line")
+    page_words: Words = _doc("the word for a page (\"page\" of \"Page 3 of 10\")")
+    page_of: Words = _doc("the word for of (\"of\" of \"Page 3 of 10\")")
+    field_small_words: Words = _doc("small words a form field's name may hold (\"Date of Birth:\")")
+
+
+class FilterSection(Section):
+    """``filter.yaml``: what the rules filter reads to flag text that binds no one (case-insensitive
+    patterns unless a field says otherwise)."""
+
+    placeholder: Pattern = _doc("placeholders a template leaves to fill in (\"____\", \"[insert date]\"), case-sensitive")
+    identity_key: Pattern = _doc("a cover-page field naming who signs or where notices go (\"Name:\")")
+    drafting_note: Pattern = _doc("a drafting note (\"[Drafting note: ...]\")")
+    toc_title: Pattern = _doc("the title of a table of contents")
+    summary_label: Pattern = _doc("the label of a plain-language summary (\"In short\", \"Short version\")")
+    not_binding: Pattern = _doc("a heading's words that say it binds no one (\"not binding\")")
+    self_non_binding: Pattern = _doc("a text that says it binds no one (\"This summary is for convenience only\")")
+    change_log_heading: Pattern = _doc("a heading of a change log (\"Revision history\")")
+    change_log_entry: Pattern = _doc("one entry of a change log (\"v2.1 (2024-03-01): Updated section 4\")")
+    update_banner: Pattern = _doc("an update banner (\"We've updated our Terms\")")
+    concrete_date: Pattern = _doc("a concrete date, which an update banner holds")
+    conditional: Pattern = _doc("a condition, which makes a banner operative (\"If we update these Terms\")")
+    editor_note: Pattern = _doc("an editor's note (\"Editor's note:\")")
+    not_labels: Words = _doc("first words before a colon of a salutation or lead-in, not a form label (\"if\", \"dear\")")
 
 
 class PackData(BaseModel):
@@ -405,6 +463,8 @@ class PackData(BaseModel):
     verbs: VerbsSection
     content: ContentSection
     editorial: EditorialSection
+    filter: FilterSection
+    segmenter: SegmenterSection
 
 
 SECTIONS: dict[str, type[Section]] = {name: field.annotation for name, field in PackData.model_fields.items()}
