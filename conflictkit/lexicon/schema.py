@@ -469,3 +469,15 @@ class PackData(BaseModel):
 
 SECTIONS: dict[str, type[Section]] = {name: field.annotation for name, field in PackData.model_fields.items()}
 """Every file of a pack (``<name>.yaml``) and its model."""
+
+
+def pack_schema() -> dict[str, Any]:
+    """The JSON Schema of a pack (one property per file), what ``conflictkit languages --schema`` prints
+    and ``conflictkit/lexicon/schema.json`` holds."""
+    schema = PackData.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "conflictkit language pack"
+    schema["description"] = (PackData.__doc__ or "").strip() + (
+        " Each property is one file of the pack's folder (words is words.yaml). Patterns are Python regular "
+        "expressions with \\p{L}, \\p{Lu}, \\p{Ll} for letters of any script.")
+    return schema

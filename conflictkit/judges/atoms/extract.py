@@ -77,11 +77,14 @@ class ClauseAtoms:
 
 def extract(text: str, language: str = DEFAULT_LANGUAGE) -> ClauseAtoms:
     """All atoms of one clause text (normalized, flattened). Cached: clauses recur across pairs."""
-    return _extract(text, language)
+    from conflictkit.registry import get_registry
+
+    return _extract(text, language, get_registry().generation)
 
 
 @lru_cache(maxsize=65536)
-def _extract(text: str, language: str) -> ClauseAtoms:  # one cache key per (text, language), however called
+def _extract(text: str, language: str, families_of: int) -> ClauseAtoms:
+    """One cache key per (text, language, registry), however called: plugins add families."""
     from conflictkit.judges.atoms.family import families
 
     lexicon = load(language)

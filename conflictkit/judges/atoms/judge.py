@@ -10,7 +10,7 @@ from pydantic import Field, create_model
 from conflictkit.filters.rules import non_binding_reason
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
-from conflictkit.judges.atoms.family import families
+from conflictkit.judges.atoms.family import derived, families
 from conflictkit.judges.atoms.score import (
     atom_overlap,
     compete,
@@ -30,26 +30,25 @@ from conflictkit.model import CandidatePair, Clause, Edit, EditSide, IndexedDocu
 from conflictkit.stages import Comparison, Judge, Options
 
 
-def _difference_weights() -> type[Options]:
+_EDIT_WEIGHTS = {
+    "non_binding": (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)"),
+    "version_date": (0.9, "the date or version number of the document's own version stamp changed"),
+    "content_sentence": (0.85, "a sentence or more of operative text added, cut or rewritten in an otherwise unchanged clause"),
+}
+
+
+def _difference_weights(found: tuple) -> type[Options]:
     """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
-    weights = {name: spec for family in families() for name, spec in family.weights.items()}
-    weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
-    weights["version_date"] = (0.9, "the date or version number of the document's own version stamp changed")
-    weights["content_sentence"] = (0.85, "a sentence or more of operative text added, cut or rewritten in an "
-                                         "otherwise unchanged clause")
+    weights = {name: spec for family in found for name, spec in family.weights.items()} | _EDIT_WEIGHTS
     fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
     return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
                         __doc__="How strongly each kind of difference means the clauses differ in effect "
                                 "(noisy-OR weights), gathered from the atom families.", **fields)
 
 
-DifferenceWeights = _difference_weights()
-
-
-class LegalAtomsOptions(Options):
+class _JudgeOptions(Options):
     """Options of the legal-atoms judge; the formulas are in :mod:`conflictkit.judges.atoms.score`."""
 
-    weights: DifferenceWeights = DifferenceWeights()  # type: ignore[valid-type]
     floor: float = Field(0.03, ge=0.0, le=1.0, description="P(differs) of clauses with no difference found")
     residual: float = Field(0.3, ge=0.0, le=0.6, description="P(differs) added by rewording no atom explains, times 1 - overlap")
     same_bias: float = Field(-2.7, description="logit of P(same) with no evidence")
@@ -71,6 +70,33 @@ class LegalAtomsOptions(Options):
     max_reasons: int = Field(8, ge=1, description="reasons kept per pair, strongest first")
 
 
+
+
+def options_model() -> type[Options]:
+    """The legal-atoms judge's options, with a weight for every registered family's kinds of difference
+    (built once per registry: a plugin's family adds its weights)."""
+    def build(found: tuple) -> type[Options]:
+        weights = _difference_weights(found)
+        return create_model("LegalAtomsOptions", __base__=_JudgeOptions, __module__=__name__,
+                            __doc__=_JudgeOptions.__doc__, weights=(weights, weights()))
+    return derived("options", build)
+
+
+class _OptionsOfTheFamilies:
+    """``LegalAtomsJudge.Options``: the model of :func:`options_model`, read when asked for."""
+
+    def __get__(self, obj, cls=None) -> type[Options]:
+        return options_model()
+
+
+def __getattr__(name: str):
+    if name == "LegalAtomsOptions":
+        return options_model()
+    if name == "DifferenceWeights":
+        return options_model().model_fields["weights"].annotation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class LegalAtomsJudge(Judge):
     """Extracts typed legal atoms from both clauses of each pair and compares them, edit by edit.
 
@@ -85,10 +111,16 @@ class LegalAtomsJudge(Judge):
     """
 
     name: ClassVar[str] = "legal-atoms"
-    Options: ClassVar[type[Options]] = LegalAtomsOptions
+    Options = _OptionsOfTheFamilies()  # type: ignore[assignment]
     version: ClassVar[str] = "3"  # 3: judged edit by edit, with the document context
 
     reads_words: ClassVar[bool] = True
+
+    def use_language(self, language) -> None:
+        """Read ``language`` from now on; a pack that lacks the table a registered family reads is refused."""
+        super().use_language(language)
+        for family in families():
+            family.check_pack(self.language)
 
     def warm_up(self) -> None:
         """Read the language pack and compile its patterns (once per process), so the first pairs pay nothing."""

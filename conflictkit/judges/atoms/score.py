@@ -37,7 +37,6 @@ P(same matter) from the mutual match matrix for the same reason).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
@@ -45,12 +44,11 @@ from conflictkit.judges.atoms.synonyms import keys, weak_verbs
 from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack
 from conflictkit.model import Judgement
 
-@lru_cache(maxsize=1)
 def topic_groups() -> frozenset[tuple[str, str]]:
     """Atom groups that say what a clause is about, gathered from the families."""
-    from conflictkit.judges.atoms.family import families
+    from conflictkit.judges.atoms.family import derived
 
-    return frozenset().union(*(f.topic_groups for f in families()))
+    return derived("topic groups", lambda found: frozenset().union(*(f.topic_groups for f in found)))
 
 
 def sigmoid(z: float) -> float:
