@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
@@ -53,19 +52,14 @@ def _list(as_json: bool) -> None:
 
 
 def _check(target: str, as_json: bool) -> None:
-    from conflictkit.lexicon import LEXICON_PATH_ENV, load
+    from conflictkit.lexicon import load, on_path
     from conflictkit.testing.packs import run_cases
 
     folder = Path(target)
-    if folder.is_dir():  # a pack being written: its parent folder goes first on the pack path
-        code = folder.resolve().name
-        os.environ[LEXICON_PATH_ENV] = os.pathsep.join(p for p in (str(folder.resolve().parent),
-                                                                   os.environ.get(LEXICON_PATH_ENV, "")) if p)
-        load.cache_clear()
-    else:
-        code = target
-    pack = load(code)
-    report = run_cases(pack)
+    code = folder.resolve().name if folder.is_dir() else target
+    with on_path(folder.resolve().parent if folder.is_dir() else None):  # a pack being written comes first
+        pack = load(code)
+        report = run_cases(pack)
     if as_json:
         click.echo(json.dumps({"language": code, "cases": len(report.outcomes), "failures": report.failures}, indent=2))
     else:

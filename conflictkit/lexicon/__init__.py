@@ -14,6 +14,8 @@ for code that has no pack at hand (third-party tokenizers); the stages read thei
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -23,7 +25,7 @@ import yaml
 from pydantic import ValidationError
 
 from conflictkit.lexicon.pack import LanguagePack, LexiconError, describe_errors
-from conflictkit.lexicon.schema import SECTIONS, PackData
+from conflictkit.lexicon.schema import PackData
 
 DEFAULT_LANGUAGE = "en"
 AUTO = "auto"
@@ -36,7 +38,7 @@ Lexicon = LanguagePack
 """The former name of :class:`LanguagePack`."""
 
 __all__ = ["AUTO", "DEFAULT_LANGUAGE", "LEXICON_PATH_ENV", "LanguagePack", "Lexicon", "LexiconError", "detect",
-           "languages", "load", "pack_folder", "reversing"]
+           "languages", "load", "on_path", "pack_folder", "reversing"]
 
 
 def _roots() -> list[Any]:
@@ -67,6 +69,26 @@ def pack_folder(language: str) -> Any:
                            f"add a folder {language}/ with the same files as conflictkit/judges/atoms/lang/en/ "
                            f"(in the package, or in a folder on ${LEXICON_PATH_ENV})")
     return folder
+
+
+@contextmanager
+def on_path(folder: Any | None) -> Iterator[None]:
+    """Within the block, packs in ``folder`` come first (``folder`` put first on ``$CONFLICTKIT_LEXICON_PATH``);
+    ``None`` changes nothing. Loaded packs are forgotten on the way in and out."""
+    if folder is None:
+        yield
+        return
+    before = os.environ.get(LEXICON_PATH_ENV)
+    os.environ[LEXICON_PATH_ENV] = os.pathsep.join(p for p in (str(folder), before or "") if p)
+    load.cache_clear()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(LEXICON_PATH_ENV, None)
+        else:
+            os.environ[LEXICON_PATH_ENV] = before
+        load.cache_clear()
 
 
 def read_yaml(path: Any, name: str) -> Any:

@@ -110,8 +110,8 @@ class LanguagePack:
             try:
                 return model.model_validate(data)
             except ValidationError as exc:
-                raise LexiconError(f"language pack {self.language!r}: tables/{name}.yaml is malformed: "
-                                   + "; ".join(describe_errors(exc))) from None
+                raise LexiconError(f"language pack {self.language!r} has a malformed table: "
+                                   + "; ".join(describe_errors(exc, f"tables/{name}.yaml"))) from None
         return self.memo(f"table:{name}:{model.__qualname__ if model else ''}", build)
 
     def tables(self) -> list[str]:
@@ -127,25 +127,26 @@ class LanguagePack:
         return self.memo("fingerprint", build)
 
 
-def describe_errors(exc: ValidationError) -> list[str]:
-    """Each problem of a pack on a few words: ``numbers.yaml: units.thirty: Input should be a valid integer``."""
+def describe_errors(exc: ValidationError, file: str | None = None) -> list[str]:
+    """Each problem of a pack on a few words: ``numbers.yaml: units.thirty: Input should be a valid integer``
+    (the first part of each error's location names the file, unless ``file`` does)."""
     out = []
     for err in exc.errors():
-        loc = err["loc"]
+        loc = ((file.removesuffix(".yaml"),) if file else ()) + tuple(err["loc"])
         if not loc:
             out.append(err["msg"])
             continue
-        file, rest = f"{loc[0]}.yaml", "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc[1:]).lstrip(".")
+        file_name, rest = f"{loc[0]}.yaml", "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc[1:]).lstrip(".")
         if isinstance(err.get("input"), bool) and err["type"] == "string_type":
-            out.append(f"{file}: {rest}: {str(err['input']).lower()} was read as a yes/no value: quote the word "
+            out.append(f"{file_name}: {rest}: {str(err['input']).lower()} was read as a yes/no value: quote the word "
                        f"(YAML reads unquoted no, on, off, yes as booleans)")
             continue
         if err["type"] == "missing":
-            out.append(f"{file} is missing" if not rest else f"{file}: {rest} is missing")
+            out.append(f"{file_name} is missing" if not rest else f"{file_name}: {rest} is missing")
         elif err["type"] == "extra_forbidden":
-            out.append(f"{file} is not a file of a language pack (put extra tables in tables/)" if not rest
-                       else f"{file}: unknown key {rest}")
+            out.append(f"{file_name} is not a file of a language pack (put extra tables in tables/)" if not rest
+                       else f"{file_name}: unknown key {rest}")
         else:
             message = err["msg"].removeprefix("Value error, ")
-            out.append(f"{file}: {rest + ': ' if rest else ''}{message}")
+            out.append(f"{file_name}: {rest + ': ' if rest else ''}{message}")
     return out

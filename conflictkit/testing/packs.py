@@ -160,3 +160,33 @@ def check_pack(pack: LanguagePack | str, path: Path | str | None = None, thresho
                              f"({len(report.failures)} of {len(report.outcomes)} cases or coverage):\n  "
                              + "\n  ".join(report.failures))
     return report
+
+
+def derived_pack(root: Path | str, code: str, base: str = "en", changes: dict[str, dict] | None = None,
+                 remove: tuple[str, ...] = ()) -> Path:
+    """Write a pack ``code`` into ``root`` (a folder to put on ``$CONFLICTKIT_LEXICON_PATH``): a copy of
+    the pack ``base`` with ``changes`` ({"words.negators": [...]} sets a key of a file, {"words": None}
+    drops a file) and the files of ``remove`` left out. For tests of a mechanism (a negator added, a
+    number grammar that compounds), never for a real language. Returns the pack's folder."""
+    import shutil
+
+    import yaml
+
+    source = load(base).folder
+    folder = Path(root) / code
+    shutil.copytree(str(source), folder)
+    for name in remove:
+        (folder / name).unlink()
+    for path, value in (changes or {}).items():
+        file, _, key = path.partition(".")
+        target = folder / f"{file}.yaml"
+        if not key:
+            if value is None:
+                target.unlink()
+            else:
+                target.write_text(yaml.safe_dump(value, allow_unicode=True), encoding="utf-8")
+            continue
+        data = yaml.safe_load(target.read_text(encoding="utf-8"))
+        data[key] = value
+        target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return folder
