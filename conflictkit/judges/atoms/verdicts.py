@@ -44,17 +44,23 @@ def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudg
     differences = compare(base, inp_atoms, lexicon) if base.text != inp_atoms.text else []
     owners = attribute(differences, base_text, base_spans, inp_atoms.text, _input_spans(view), editorial,
                        len(view.edits))
-    for n, d in version_differences(view, classes, base_text, inp_atoms.text):
-        # the stamp's date or number is its version, not a term: it replaces the date or number difference
-        replaced = [x for x in owners.get(n, []) if not any(x in others for m, others in owners.items() if m != n)]
-        differences = [x for x in differences if x not in replaced] + [d]
-        owners[n] = [d]
+    differences = _versions(version_differences(view, classes, base_text, inp_atoms.text), differences, owners)
     if gives_up(base, inp_atoms, lexicon):  # words differ in many places: the content family reads each edit alone
         _own(_edits_alone(view, editorial, base, inp_atoms, language, differences), differences, owners)
     _own(unexplained_differences(view, owners, editorial, base, inp_atoms, base_spans), differences, owners)
     rulings = [_ruling(view, n, e, classes[n], owners.get(n)) for n, e in enumerate(view.edits)]
     typos = [d for n, r in enumerate(rulings) if r.kind == "typography" and n not in editorial for d in owners[n]]
     return EditJudgement([d for d in differences if d not in typos], base, rulings)
+
+
+def _versions(found: list[tuple[int, object]], differences: list, owners: dict[int, list]) -> list:
+    """The differences with each version stamp's new date or number in place of the date or number
+    difference its edit owned: the stamp's date is its version, not a term."""
+    for n, d in found:
+        replaced = [x for x in owners.get(n, []) if not any(x in others for m, others in owners.items() if m != n)]
+        differences = [x for x in differences if x not in replaced] + [d]
+        owners[n] = [d]
+    return differences
 
 
 def _own(found: list[tuple[int, object]], differences: list, owners: dict[int, list]) -> None:
@@ -304,18 +310,27 @@ def _other_name(view: PairView, e: TextEdit, parties_read: bool = False):
     stop = lexicon.words("words.stopwords")
     old = [w for w in view.ref_words(e) if w[0].isalnum() and w.lower() not in stop]
     new = [w for w in view.inp_words(e) if w[0].isalnum() and w.lower() not in stop]
-    if not any(w[0].isupper() and token_class(w, lexicon) is None for w in old) \
-            or not any(w[0].isupper() and token_class(w, lexicon) is None for w in new):
-        return None
-    if {root(w.lower(), lexicon) for w in old} & {root(w.lower(), lexicon) for w in new}:
-        return None  # the same name, reworded
-    if parties_read and _bare(old, lexicon) <= _bare(view.word_set("inp"), lexicon) \
-            and _bare(new, lexicon) <= _bare(view.word_set("ref"), lexicon):
-        return None  # both names stand in both clauses: roles traded, which the parties family has read
-    if view.context.same_party([w.lower() for w in old], [w.lower() for w in new]):
+    if not _named(old, lexicon) or not _named(new, lexicon) or _one_name(view, old, new, parties_read):
         return None
     text_old, text_new = view.ref.text(e.i1, e.i2), view.inp.text(e.j1, e.j2)
     return Difference("scope", "content_swap", text_old, text_new, f"'{text_old}' -> '{text_new}': another name")
+
+
+def _named(words: list[str], lexicon) -> bool:
+    """Whether a capitalised word that carries no meaning of its own (a number, a negator) names something."""
+    return any(w[0].isupper() and token_class(w, lexicon) is None for w in words)
+
+
+def _one_name(view: PairView, old: list[str], new: list[str], parties_read: bool) -> bool:
+    """Whether the two names are one: the same name reworded, roles the parties family has read traded
+    (both names stand in both clauses), or two aliases of one party."""
+    lexicon = view.lexicon
+    if {root(w.lower(), lexicon) for w in old} & {root(w.lower(), lexicon) for w in new}:
+        return True
+    if parties_read and _bare(old, lexicon) <= _bare(view.word_set("inp"), lexicon) \
+            and _bare(new, lexicon) <= _bare(view.word_set("ref"), lexicon):
+        return True
+    return view.context.same_party([w.lower() for w in old], [w.lower() for w in new])
 
 
 def containment(view: PairView) -> float:

@@ -322,6 +322,13 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
     if changed is None:
         return []
     a, b = ref.words, inp.words
+    return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
+            for removed, added, (i1, i2, j1, j2) in _stretches(ops, a, b, changed)]
+
+
+def _stretches(ops, a: tuple[Word, ...], b: tuple[Word, ...], changed: tuple[list[Word], list[Word]]):
+    """The edited stretches of the alignment with the content words each removes and adds; where more
+    than one swaps words, only the stretches that add or cut alone."""
     removed_at, added_at = {w[1] for w in changed[0]}, {w[1] for w in changed[1]}
     stretches = [([w for w in a[i1:i2] if w[1] in removed_at], [w for w in b[j1:j2] if w[1] in added_at], (i1, i2, j1, j2))
                  for _, i1, i2, j1, j2 in ops]
@@ -330,8 +337,7 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
         # several words swapped: another act on another object ("discontinuing a service" / "raising a price"),
         # a different clause or a rewording, which P(same matter) and the residual weigh; one swap is an edit
         stretches = [s for s in stretches if not (s[0] and s[1])]
-    return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
-            for removed, added, (i1, i2, j1, j2) in stretches]
+    return stretches
 
 
 def _changed_words(ref: ClauseAtoms, inp: ClauseAtoms, lex: LanguagePack,
