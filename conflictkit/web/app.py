@@ -16,7 +16,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
@@ -149,8 +149,6 @@ class App:
             form = await request.form(max_files=MAX_BATCH + 1, max_fields=4)
         except BodyTooLarge as exc:
             return HTMLResponse(self._home(str(exc)), status_code=413)
-        except ClientDisconnect:  # the client went, or stalled and was cut off (conflictkit.web.timeouts)
-            return Response(status_code=400)
         try:
             (reference,) = await self._documents([form.get("reference")], "reference")
             inputs = await self._documents(form.getlist("input"), "input")
