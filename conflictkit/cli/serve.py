@@ -47,6 +47,7 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--max-upload-mb", default=20.0, show_default=True, type=click.FloatRange(min=0, min_open=True), help="Largest upload accepted (both documents together).")
 @click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False, path_type=Path), help="Review database (default: reviews.sqlite in the cache dir).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Comparisons run at the same time.")
+# the defaults are conflictkit.web.workers.MEMORY_MB and SECONDS, not imported here: the CLI starts without the web app
 @click.option("--job-memory-mb", default=4096, show_default=True, type=click.IntRange(256),
               help="Memory (address space, models included) of each comparison's worker process; a job that needs more fails.")
 @click.option("--job-timeout", default=600.0, show_default=True, type=click.FloatRange(min=1),

@@ -29,7 +29,7 @@ from conflictkit.web.jobs import Runner
 from conflictkit.web.reviews import ReviewStore
 from conflictkit.web.security import BodyTooLarge, Guard, is_loopback, too_large_message
 from conflictkit.web.uploads import MAX_BATCH
-from conflictkit.web.workers import WorkerLimits, check_upload
+from conflictkit.web.workers import MEMORY_MB, SECONDS, WorkerLimits, check_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The only files served: a fixed name -> (file, media type). Nothing else on disk is reachable.
@@ -55,9 +55,9 @@ class Settings:
     workers: int = 1
     unavailable: dict[str, str] = field(default_factory=dict)
     """Presets that cannot run here, with why: shown in the form, not offered."""
-    job_memory_mb: int = 4096
+    job_memory_mb: int = MEMORY_MB
     """Address space of each worker process (models included): a job that needs more fails, the server lives."""
-    job_timeout: float = 600.0
+    job_timeout: float = SECONDS
     """Seconds one comparison (or the check of one upload) may take before its worker is killed."""
 
     @property

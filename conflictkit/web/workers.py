@@ -29,6 +29,7 @@ from conflictkit.errors import ConflictkitError
 
 Progress = Callable[[str, int, int], None]
 CHECK_SECONDS = 120.0  # at most, for reading one upload: the request waits for it
+MEMORY_MB, SECONDS = 4096, 600.0  # what one job may use unless the server is told otherwise (serve's defaults)
 
 
 class JobFailed(ConflictkitError):
@@ -39,8 +40,8 @@ class JobFailed(ConflictkitError):
 class WorkerLimits:
     """What one job may use: the worker's address space in bytes, and wall-clock seconds."""
 
-    memory_bytes: int = 4096 * 2**20
-    seconds: float = 600.0
+    memory_bytes: int = MEMORY_MB * 2**20
+    seconds: float = SECONDS
 
     def memory_message(self) -> str:
         return (f"the documents need more memory than this server allows one job ({self.memory_bytes / 2**20:,.0f} MB, "

@@ -133,3 +133,13 @@ def test_slow_headers_and_stalled_bodies_are_cut_off_and_the_server_answers(live
     assert all(_closed(connection, within=5) for connection in slow)
     assert _closed(stalled, within=5)
     assert httpx.get(f"http://{host}:{port}/", timeout=10).status_code == 200
+
+
+def test_serve_defaults_are_the_workers_own():
+    from conflictkit.cli.serve import serve
+    from conflictkit.web.app import Settings
+    from conflictkit.web.workers import MEMORY_MB, SECONDS
+
+    defaults = {p.name: p.default for p in serve.params}
+    assert defaults["job_memory_mb"] == MEMORY_MB == Settings(db_path=None).job_memory_mb  # type: ignore[arg-type]
+    assert defaults["job_timeout"] == SECONDS == Settings(db_path=None).job_timeout  # type: ignore[arg-type]
