@@ -124,8 +124,8 @@ class Limits(_Strict):
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
     max_unpacked_bytes: int = Field(
         100_000_000, gt=0,
-        description="what a file's compressed parts may unpack to: the XML parts of a .docx, the streams of a PDF "
-        "other than images; a zip or Flate bomb is refused before it is inflated",
+        description="what a file's compressed parts may unpack to: the parts of a .docx, the streams of a PDF; "
+        "a zip or Flate bomb is refused before it is inflated",
     )
     max_paragraphs: int = Field(
         50_000, gt=0, description="paragraphs and table rows of a .docx (body, notes, headers and footers together)",

@@ -4,11 +4,13 @@ PDFium inflates a page's content streams, fonts and object streams in full when 
 has no ceiling of its own: a 300 KB file whose one content stream inflates to 3 GB (a Flate bomb) takes
 that much memory. So every Flate stream of the file is inflated here first, a chunk at a time and
 thrown away, and the file is refused once their total passes ``limits.max_unpacked_bytes``, at a cost
-of a few megabytes whatever the file claims. Images are skipped: reading text never decodes them.
+of a few megabytes whatever the file claims.
 
-Streams are found by their ``stream`` keyword, not through the cross-reference table, so a broken
-table hides none; a stream whose data does not inflate (another filter first, encryption) is skipped
-here and left to PDFium.
+Every stream counts, images too: PDFium reads a page's contents whatever their dictionary says, so a
+stream's dictionary (``/Subtype /Image``, no ``/Filter``) cannot be trusted to say which ones it will
+inflate. Streams are found by their ``stream`` keyword, not through the cross-reference table, so a
+broken table hides none; data that does not inflate as zlib (JPEG, another filter first, encryption)
+is left to PDFium.
 """
 
 from __future__ import annotations
@@ -20,20 +22,13 @@ from conflictkit.errors import LimitError
 from conflictkit.loaders import size_text
 
 _STREAM = re.compile(rb"(?<!end)stream(?:\r\n|\n|\r)")
-_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
-_FLATE = re.compile(rb"/(?:FlateDecode|Fl)(?![A-Za-z])")
-_IMAGE = re.compile(rb"/Subtype\s*/Image(?![A-Za-z])")
 _CHUNK = 1 << 20  # compressed bytes fed, and inflated bytes taken, at a time
-_DICTIONARY = 1 << 16  # how far back from a stream keyword its dictionary is looked for
 
 
 def unpacked_bytes(data: bytes, limit: int) -> int:
-    """The total the Flate streams of ``data`` (images aside) inflate to, counted up to just past ``limit``."""
+    """The total the zlib streams of ``data`` inflate to, counted up to just past ``limit``."""
     total = 0
     for match in _STREAM.finditer(data):
-        dictionary = _dictionary(data, match.start())
-        if _FLATE.search(dictionary) is None or _IMAGE.search(dictionary) is not None:
-            continue
         total += _inflated_size(data, match.end(), limit - total + 1)
         if total > limit:
             break
@@ -45,13 +40,6 @@ def check_unpacked(data: bytes, name: str, limit: int) -> None:
     if unpacked_bytes(data, limit) > limit:
         raise LimitError(f"{name} has streams that unpack to more than the limit of {size_text(limit)} (a Flate bomb?); "
                          "it was not read: export it again, or raise limits.max_unpacked_bytes in the config")
-
-
-def _dictionary(data: bytes, stream_at: int) -> bytes:
-    """The object header and dictionary before a ``stream`` keyword: from its ``N 0 obj``."""
-    window = data[max(0, stream_at - _DICTIONARY):stream_at]
-    headers = list(_OBJECT.finditer(window))
-    return window[headers[-1].start():] if headers else window[-2048:]
 
 
 def _inflated_size(data: bytes, start: int, cap: int) -> int:

@@ -40,12 +40,16 @@ def test_a_flate_bomb_is_refused_before_pdfium_inflates_it():
         load(bomb, max_unpacked_bytes=10_000_000)
 
 
-def test_images_are_not_counted_text_reading_never_decodes_them():
-    pdf = hostile.RawPdf()
-    text = pdf.stream(hostile.text_operators([(72, 700, "The Customer shall pay.")]))
-    image = pdf.add(b"<< /Type /XObject /Subtype /Image /Width 4096 /Height 4096 /ColorSpace /DeviceRGB "
-                    b"/BitsPerComponent 8 /Filter /FlateDecode /Length 1 >>\nstream\n" + b"\x78\x9c" * 10 + b"\nendstream")
-    assert image and unpacked_bytes(hostile.raw_pdf([[text]], pdf), 1 << 30) < 1_000
+def test_a_bomb_whose_dictionary_says_image_or_no_filter_is_counted_all_the_same():
+    # PDFium reads a page's contents whatever their dictionary says: a dictionary is no reason to skip a stream
+    from conflictkit.testing.hostile import deflate_bomb
+
+    bomb = deflate_bomb(50_000_000)[0]
+    for dictionary in (b"<< /Subtype /Image /Width 1 /Height 1 /Length %d >>", b"<< /Length %d >>"):
+        pdf = hostile.RawPdf()
+        contents = pdf.add(dictionary % len(bomb) + b"\nstream\n" + bomb + b"\nendstream")
+        with pytest.raises(LimitError, match="max_unpacked_bytes"):
+            load(hostile.raw_pdf([[contents]], pdf), max_unpacked_bytes=10_000_000)
 
 
 def test_pages_over_the_limit_are_refused_before_any_is_read():
