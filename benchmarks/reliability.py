@@ -865,6 +865,30 @@ def _serve_timeout(tmp: Path) -> Outcome:
     return Outcome(ok, f"{slow[1][:100]}; the next: {final[1]}")
 
 
+@case("hostile serve", "export.md of a comparison whose names and text hold script, img onerror, svg onload and iframe tags",
+      "no tag in the file, escaped or not (Markdown.pl and Python-Markdown pass a backslash-escaped one on)")
+def _serve_export_markdown(tmp: Path) -> Outcome:
+    import httpx
+
+    markup = " <script>alert(1)</script> <img src=x onerror=alert(2)> <svg onload=alert(3)> <iframe src=x></iframe>"
+    text = INPUT.read_text()
+    first = next(line for line in text.splitlines() if "shall" in line)
+    hostile = text.replace(first, first + markup, 1).encode()
+    with hostile_server(tmp) as (url, _):
+        response = httpx.post(f"{url}/compare", data={"config": "default"}, timeout=300, files={
+            "reference": ("<svg onload=alert(4)>.md", REFERENCE.read_bytes()), "input": ("<script>x</script>.md", hostile)})
+        job = response.headers["location"].rsplit("/", 1)[1]
+        deadline = time.monotonic() + 300
+        while (state := httpx.get(f"{url}/api/jobs/{job}", timeout=30).json())["state"] not in ("done", "failed"):
+            if time.monotonic() > deadline:
+                return Outcome(False, "the comparison did not finish")
+            time.sleep(0.2)
+        markdown = httpx.get(f"{url}/comparisons/{state['comparison']}/export.md", timeout=30).text
+    tags = sorted({m.lower() for m in re.findall(r"<\s*(script|img|svg|iframe)", markdown, re.IGNORECASE)})
+    shown = markdown.count("alert(")
+    return Outcome(not tags and shown >= 4, f"tags in export.md: {', '.join(tags) or 'none'}; the markup shown as text {shown} times")
+
+
 @case("hostile serve", "150 connections that never finish their headers", "all closed within 12 s; GET / answered meanwhile")
 def _serve_slowloris(tmp: Path) -> Outcome:
     import socket
