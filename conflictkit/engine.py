@@ -300,14 +300,14 @@ class Engine:
 
     def compare(self, reference_path: str, input_path: str) -> ComparisonResult:
         """Compare two files on disk."""
-        limit = self.config.limits.max_document_bytes
-        return self.compare_documents(read_document(reference_path, limit), read_document(input_path, limit))
+        limits = self.config.limits
+        return self.compare_documents(read_document(reference_path, limits), read_document(input_path, limits))
 
     def compare_revisions(self, path: str) -> ComparisonResult:
         """Compare a file's own original (every tracked change rejected) with its revised text (all accepted)."""
-        limit = self.config.limits.max_document_bytes
-        original = read_document(path, limit, revision="original")
-        revised = read_document(path, limit, revision="accepted")
+        limits = self.config.limits
+        original = read_document(path, limits, revision="original")
+        revised = read_document(path, limits, revision="accepted")
         if original.normalized == revised.normalized and revised.source is not None:
             revised.source.notes.append(f"{path} has no tracked changes that change its text: original and revised are the same")
         return self.compare_documents(original.model_copy(update={"path": f"{path} (original)"}),

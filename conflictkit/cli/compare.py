@@ -30,7 +30,7 @@ def parse_fail_on(value: str | None) -> set[str]:
     return {KIND_ALIASES[w] for w in words}
 
 
-def read_documents(reference: str, input: str, limit: int):
+def read_documents(reference: str, input: str, limits):
     """Both documents, either of them read from stdin when given as ``-``."""
     from conflictkit.loaders import document_from_bytes, read_document
 
@@ -40,8 +40,8 @@ def read_documents(reference: str, input: str, limit: int):
         return None
     if sys.stdin.isatty():
         raise UserError("'-' reads a document from stdin, but stdin is a terminal; pipe the document in (e.g. < draft.md)")
-    data = sys.stdin.buffer.read(limit + 1)
-    return tuple(document_from_bytes(data, "<stdin>", limit) if path == STDIN else read_document(path, limit)
+    data = sys.stdin.buffer.read(limits.max_document_bytes + 1)
+    return tuple(document_from_bytes(data, "<stdin>", limits) if path == STDIN else read_document(path, limits)
                  for path in (reference, input))
 
 
@@ -113,7 +113,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     if not renderer.printable and not out_dir:
         raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
     config = load_config(config_path)
-    documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
+    documents = None if revisions else read_documents(reference, input, config.limits)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
