@@ -130,7 +130,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
 
     rendering = Rendering.of_result(result, changes=changes, verbosity=-1 if quiet else 1 if verbose else 0)
     if out_dir:
-        write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)
+        out_dir = str(write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)[0].parent)  # a subfolder where --out could not be swapped
     print_result(rendering, renderer, out_dir)
     if kinds and any(f["kind"] in kinds for f in result.report["findings"]):
         return EXIT_FINDINGS

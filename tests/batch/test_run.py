@@ -12,7 +12,7 @@ from conflictkit.errors import UserError
 from conflictkit.testing.clauses import document_of
 from tests.conftest import REFERENCE
 
-REPORT_SET = {"report.json", "pairs.json", "params.json", "report.md", "report.html", "batch-row.json"}
+REPORT_SET = {"report.json", "pairs.json", "params.json", "report.md", "report.html", "batch-row.json", ".conflictkit-set.json"}
 
 
 def _run(portfolio, fast_config, out, workers=1, **kwargs):
@@ -37,7 +37,7 @@ def test_every_pair_gets_its_folder_and_a_summary_row(portfolio, fast_config, tm
     assert by_name["draft.md"].counts["deviation"] >= 10 and by_name["draft.md"].top_reasons
     for name in ("draft.md", "same.md", "longer-notice.md"):
         assert {p.name for p in (out / by_name[name].folder).iterdir()} == REPORT_SET
-    assert {p.name for p in (out / by_name["broken.md"].folder).iterdir()} == {"batch-row.json"}
+    assert {p.name for p in (out / by_name["broken.md"].folder).iterdir()} == {"batch-row.json", ".conflictkit-set.json"}
     summary = json.loads((out / "summary.json").read_text())
     assert summary["totals"]["pairs"] == 4 and summary["totals"]["failed"] == 1
     csv_lines = (out / "summary.csv").read_text().splitlines()

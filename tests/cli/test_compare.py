@@ -47,7 +47,7 @@ def test_compare_text_json_and_out(fast, tmp_path):
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--out", out, "--format", "md")
     assert proc.returncode == 0
-    assert sorted(p.name for p in out.iterdir()) == ["pairs.json", "params.json", "report.json", "report.md"]
+    assert sorted(p.name for p in out.iterdir()) == [".conflictkit-set.json", "pairs.json", "params.json", "report.json", "report.md"]
     for name in ("report.json", "pairs.json", "params.json"):
         assert_valid(json.loads((out / name).read_text()))
     params = json.loads((out / "params.json").read_text())
