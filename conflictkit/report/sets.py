@@ -74,6 +74,19 @@ def write_set(out_dir: str | os.PathLike[str], files: Mapping[str, str | bytes],
     return [given / name for name in files]
 
 
+def update_set(out_dir: str | os.PathLike[str], changed: Mapping[str, str | bytes], owned: Owned) -> list[Path]:
+    """Replace some files of a set conflictkit wrote in ``out_dir`` and keep the others: written whole, as a new set."""
+    directory = Path(out_dir)
+    foreign = foreign_entries(directory, owned)
+    if foreign:
+        raise UserError(f"{directory} holds {_describe(foreign)}; conflictkit rewrites only sets it wrote")
+    try:
+        current = {name: (directory / name).read_bytes() for name in sorted(os.listdir(directory)) if name != MANIFEST}
+    except OSError as exc:
+        raise OutputError.from_os_error(directory, exc, "read") from None
+    return write_set(out_dir, {**current, **changed}, owned)
+
+
 def _write_below(given: Path, target: Path, files: Mapping[str, str | bytes], owned: Owned, subfolder: str) -> list[Path]:
     inner = target / subfolder
     shown = given / subfolder

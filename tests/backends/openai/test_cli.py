@@ -77,6 +77,8 @@ def test_explain_adds_explanations_to_a_saved_run(tmp_path, server, fake):
     requests = fake.count(None)
     assert run("explain", out, "--config", config).returncode == 0
     assert fake.count(None) == requests  # kept: same model, nothing asked again
+    # the explained set is still one conflictkit wrote: a new comparison may replace it
+    assert run("compare", REFERENCE, INPUT, "--config", fast, "--out", out).returncode == 0
 
 
 def test_explain_refuses_a_run_whose_documents_changed_or_a_config_without_explainer(tmp_path, server):
