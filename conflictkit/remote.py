@@ -150,8 +150,8 @@ class Runner:
     def _patiently(self, call: Callable[[], T], step: _Step, endpoint: str) -> T:
         first = time.monotonic()
         attempt = counted = 0
+        seen = step.answers  # answers of the step when this request last started or failed
         while True:
-            answers_before = step.answers
             with self.limit.slot():
                 if step.stopped.is_set():
                     raise _Stopped
@@ -168,8 +168,9 @@ class Runner:
                 else:
                     self.limit.succeeded()
                     return answer
-            if not failure.rate_limited and step.answers == answers_before:
-                counted += 1  # nothing else got through meanwhile: the service itself may be down
+            if not failure.rate_limited and step.answers == seen:
+                counted += 1  # nothing else got through since its last try: the service itself may be down
+            seen = step.answers
             delay = backoff_delay(attempt, failure.advertised, base=self.policy.backoff_s, cap=RETRY_BACKOFF_CAP)
             elapsed = time.monotonic() - first
             if counted > self.policy.max_retries or elapsed + delay > self.policy.budget_s:

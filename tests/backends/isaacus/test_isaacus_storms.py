@@ -24,12 +24,12 @@ PRESET = yaml.safe_load((ROOT / "configs" / "isaacus.yaml").read_text())
 
 
 def isaacus_config(judge: dict | None = None, **options) -> dict:
-    """The published preset, each Isaacus stage with ``options`` (no SDK retries: the storm hits us)."""
+    """The published preset, each Isaacus stage with ``options``."""
     pipeline = {}
     for stage, spec in PRESET["pipeline"].items():
         if spec and spec.get("use") == "isaacus":
             extra = {**options, **(judge or {})} if stage == "judge" else options
-            spec = {**spec, "options": {**spec.get("options", {}), "max_retries": 0, **extra}}
+            spec = {**spec, "options": {**spec.get("options", {}), **extra}}
         pipeline[stage] = spec
     return resolve({**PRESET, "pipeline": pipeline})
 
