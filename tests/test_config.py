@@ -173,3 +173,16 @@ def test_duplicate_keys_are_refused_with_path_and_line(tmp_path):
 
     recursive = load_yaml("a: &a [1, *a]\nb: {x: 1, <<: {y: 2}}\n")  # anchors, aliases and merge keys still load
     assert recursive["a"][1] is recursive["a"] and recursive["b"] == {"x": 1, "y": 2}
+
+
+@pytest.mark.parametrize("text", [
+    "pipeline: " + "[" * 10_000 + "]" * 10_000,
+    "pipeline: " + "{a: " * 10_000 + "1" + "}" * 10_000,
+    "pipeline:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(100)),
+])
+def test_a_config_nested_thousands_deep_is_one_clear_error(tmp_path, text):
+    """PyYAML composes recursively: 10,000 levels used to be a RecursionError (exit 1)."""
+    path = tmp_path / "deep.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=r"is not valid YAML at line \d+, column \d+: nested more than 64 levels deep"):
+        load_config(path)

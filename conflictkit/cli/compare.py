@@ -62,8 +62,8 @@ class FormatOption(click.Option):
 
 
 @click.command()
-@click.argument("reference", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
-@click.argument("input", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
+@click.argument("reference", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
+@click.argument("input", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
 @click.option("--revisions", "revisions", metavar="FILE.docx",
               help="Compare a Word file's own original (tracked changes rejected) with its revised text (accepted), instead of two files.")
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")

@@ -136,6 +136,12 @@ def current_umask() -> int:
 
 
 
+def utf8(text: str) -> bytes:
+    """``text`` as UTF-8; a file name's undecodable bytes (the only lone surrogates a report can hold:
+    Python's surrogate escapes) become ``\\udcXX``, in JSON the escape of the very same string."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 # ---- which files are ours ---------------------------------------------------------------------
 
 
@@ -237,7 +243,7 @@ def _remove(directory: Path) -> None:
 @contextlib.contextmanager
 def _staged(target: Path, files: Mapping[str, str | bytes]) -> Iterator[Path]:
     """A complete, synced copy of the set (manifest first) in a fresh sibling folder; removed on any failure."""
-    data = {name: content.encode("utf-8") if isinstance(content, str) else content for name, content in files.items()}
+    data = {name: utf8(content) if isinstance(content, str) else content for name, content in files.items()}
     staging = _sibling(target, "new")
     os.mkdir(staging, 0o777 & ~current_umask())
     try:

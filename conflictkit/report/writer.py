@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conflictkit.errors import OutputError
-from conflictkit.report.sets import current_umask, write_set
+from conflictkit.report.sets import current_umask, utf8, write_set
 
 if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
@@ -47,7 +47,7 @@ def _write_file(target: Path, content: str | bytes) -> None:
 
 def _write_temp(target: Path, content: str | bytes) -> Path:
     """``content`` in a complete, synced temp file beside ``target`` (not yet renamed to it)."""
-    data = content.encode("utf-8") if isinstance(content, str) else content
+    data = utf8(content) if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(prefix=".ck-", suffix=".tmp", dir=target.parent)
     try:
         if hasattr(os, "fchmod"):  # mkstemp makes 0600: a colleague could not open the report
