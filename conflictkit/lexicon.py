@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+import hashlib
 import os
 from importlib import resources
 from pathlib import Path
@@ -81,6 +82,21 @@ def _roots() -> list[Any]:
     the OS path separator) first, then the lexicons shipped in the package."""
     extra = [Path(p) for p in os.environ.get(LEXICON_PATH_ENV, "").split(os.pathsep) if p]
     return [*extra, resources.files("conflictkit").joinpath(_LANG_FOLDER)]
+
+
+@lru_cache(maxsize=1)
+def data_digest() -> str:
+    """A digest of every lexicon file of every language on every root: part of every cache key
+    (:mod:`conflictkit.codekey`), so an edited word list never returns a result of the old one."""
+    sha = hashlib.sha256()
+    for n, root in enumerate(_roots()):
+        if not root.is_dir():
+            continue
+        for language in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.name):
+            for entry in sorted((p for p in language.iterdir() if p.is_file()), key=lambda p: p.name):
+                sha.update(f"{n}/{language.name}/{entry.name}\0".encode("utf-8", "surrogateescape"))
+                sha.update(entry.read_bytes())
+    return sha.hexdigest()
 
 
 def languages() -> list[str]:

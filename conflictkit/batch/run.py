@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conflictkit import PIPELINE_VERSION, __version__
+from conflictkit.codekey import code_key
 from conflictkit.batch.engines import BatchEngine
 from conflictkit.batch.plan import BatchPair, file_digest
 from conflictkit.batch.summary import write_summary
@@ -50,11 +50,11 @@ class BatchResult:
 
 
 def pair_key(pair: BatchPair, config_data: dict) -> str | None:
-    """What a pair's saved report was made from: both files' bytes, the resolved config and the versions."""
+    """What a pair's saved report was made from: both files' bytes, the resolved config, the code and rule data."""
     ref, inp = file_digest(pair.reference), file_digest(pair.input)
     if ref is None or inp is None:
         return None
-    return key_of("batch", __version__, PIPELINE_VERSION, ref, inp, config_data)
+    return key_of("batch", code_key(), ref, inp, config_data)
 
 
 def saved_outcome(out_dir: Path, pair: BatchPair, key: str | None) -> PairOutcome | None:
