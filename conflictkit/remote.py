@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 from pydantic import AliasChoices, Field
 
-from conflictkit.errors import BackendError, ResponseError
+from conflictkit.errors import BackendError, ConfigError, ResponseError
 from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
 from conflictkit.stages import Options
 
@@ -93,6 +93,24 @@ def sdk_transient(sdk: Any, exc: BaseException, where: str, timeout: float) -> T
         cause = exc.__cause__ or exc
         return Transient(f"cannot reach {where} ({_one_line(cause) or type(cause).__name__})")
     return None
+
+
+def sdk_final(sdk: Any, exc: BaseException, api: str, key_hint: str, not_found: str | None = None) -> BaseException:
+    """The error to raise for a failure of a Stainless-generated SDK that is not worth another try.
+
+    ``key_hint`` says where the key comes from; ``not_found`` what a 404 means (else it is a refusal like any 4xx).
+    """
+    if isinstance(exc, (sdk.AuthenticationError, sdk.PermissionDeniedError)):
+        return ConfigError(f"{api} refused the API key ({exc.status_code}): {key_hint}")
+    if not_found is not None and isinstance(exc, sdk.NotFoundError):
+        return ConfigError(f"{api}: {not_found} ({exc.status_code})")
+    if isinstance(exc, sdk.APIResponseValidationError):
+        return ResponseError(f"{api} answered a body that does not match the SDK's models: {_one_line(exc)}")
+    if isinstance(exc, sdk.APIStatusError):
+        return BackendError(f"{api} refused a request ({exc.status_code}): {_one_line(exc)}")
+    if type(exc).__module__.split(".")[0] == sdk.__name__:
+        return BackendError(f"{api}: {_one_line(exc)}")
+    return exc
 
 
 class Runner:

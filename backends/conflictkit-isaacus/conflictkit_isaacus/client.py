@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, ResponseError, plugin_install_hint
-from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_transient
+from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_final, sdk_transient
 
 from conflictkit_isaacus.options import IsaacusOptions
 
@@ -126,16 +126,7 @@ class IsaacusClient:
         return sdk_transient(_import_sdk(), exc, str(self.sdk.base_url).rstrip("/"), float(getattr(self.sdk.timeout, "read", None) or self.sdk.timeout))
 
     def _translate(self, exc: BaseException) -> BaseException:
-        isaacus = _import_sdk()
-        if isinstance(exc, (isaacus.AuthenticationError, isaacus.PermissionDeniedError)):
-            return ConfigError(f"Isaacus API: invalid API key ({exc.status_code}) (check ISAACUS_API_KEY, or api_key in the config)")
-        if isinstance(exc, isaacus.APIResponseValidationError):
-            return ResponseError(f"Isaacus API answered a body that does not match the SDK's models: {_one_line(exc)}")
-        if isinstance(exc, isaacus.APIStatusError):
-            return BackendError(f"Isaacus API refused a request ({exc.status_code}): {_one_line(exc)}")
-        if isinstance(exc, isaacus.IsaacusError):
-            return BackendError(f"Isaacus API: {_one_line(exc)}")
-        return exc
+        return sdk_final(_import_sdk(), exc, API, "check ISAACUS_API_KEY, or api_key in the config")
 
     # ---- endpoints -----------------------------------------------------------------------
 

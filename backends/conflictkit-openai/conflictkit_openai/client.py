@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, ResponseError, UserError, plugin_install_hint
-from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_transient
+from conflictkit.errors import ConfigError, MissingDependencyError, ResponseError, UserError, plugin_install_hint
+from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_final, sdk_transient
 from conflictkit.store import Store, key_of
 
 from conflictkit_openai.options import LLMOptions
@@ -192,16 +192,8 @@ class ChatClient:
         return sdk_transient(_sdk(), exc, self.base_url or "https://api.openai.com/v1", self.options.timeout)
 
     def _translate(self, exc: BaseException) -> BaseException:
-        openai = _sdk()
-        if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
-            return ConfigError(f"the llm endpoint refused the key ({exc.status_code}): check {self.options.api_key_env}")
-        if isinstance(exc, openai.NotFoundError):
-            return ConfigError(f"the llm endpoint has no model {self.options.model!r} ({exc.status_code}); set model: to one it serves")
-        if isinstance(exc, openai.APIStatusError):
-            return BackendError(f"llm endpoint refused a request ({exc.status_code}): {_one_line(exc)}")
-        if isinstance(exc, openai.OpenAIError):
-            return BackendError(f"llm endpoint: {_one_line(exc)}")
-        return exc
+        return sdk_final(_sdk(), exc, API, f"check {self.options.api_key_env}",
+                         not_found=f"no model {self.options.model!r} there; set model: to one it serves")
 
     def _params(self, request: ChatRequest) -> dict:
         params = {"model": self.options.model, "messages": [{"role": r, "content": c} for r, c in request.messages],

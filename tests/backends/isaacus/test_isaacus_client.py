@@ -81,7 +81,7 @@ def test_key_from_the_environment_is_used(monkeypatch, fake):
 
 def test_wrong_key_is_a_one_line_invalid_key_error(fake, make):
     fake.api_key = "another-key"
-    with pytest.raises(ConfigError, match=r"invalid API key \(401\) \(check ISAACUS_API_KEY"):
+    with pytest.raises(ConfigError, match=r"^Isaacus API refused the API key \(401\): check ISAACUS_API_KEY"):
         make(IsaacusEmbedder).embed(["hello"])
 
 

@@ -61,7 +61,7 @@ def test_a_timeout_is_a_clear_error(server, fake):
 
 
 def test_an_invalid_key_is_not_retried(server, fake):
-    with pytest.raises(ConfigError, match=r"invalid API key \(401\)"):
+    with pytest.raises(ConfigError, match=r"refused the API key \(401\)"):
         _embedder(server, api_key="wrong").embed(["hello"])
     assert fake.count("/embeddings", status=401) == 1
 

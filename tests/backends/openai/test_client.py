@@ -70,7 +70,7 @@ def test_timeouts_are_retried_then_reported(fake, store):
 def test_configuration_problems_are_config_errors(fake, store, http_client, monkeypatch):
     fake.api_key = "sk-right"
     monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong")
-    with pytest.raises(ConfigError, match="refused the key"):
+    with pytest.raises(ConfigError, match="refused the API key"):
         client(store, http_client).complete([nli(1)])
     monkeypatch.setenv("OPENAI_API_KEY", "sk-right")
     with pytest.raises(ConfigError, match="no model 'gpt-9'"):
