@@ -147,7 +147,13 @@ class Runner:
                 return [attempt(i, call) for i, call in enumerate(calls)]
             with ThreadPoolExecutor(max_workers=min(self.limit.ceiling, len(calls)), thread_name_prefix="remote") as pool:
                 futures = [pool.submit(attempt, i, call) for i, call in enumerate(calls)]
-                wait(futures, return_when=FIRST_EXCEPTION)
+                try:
+                    wait(futures, return_when=FIRST_EXCEPTION)
+                except BaseException:  # Ctrl-C: nothing more is sent, and no one sleeps out a backoff
+                    step.stopped.set()
+                    for future in futures:
+                        future.cancel()
+                    raise
                 failed = next((f for f in futures if f.done() and not f.cancelled() and f.exception() is not None), None)
                 if failed is not None:
                     step.stopped.set()  # queued requests are never sent; those backing off give up now

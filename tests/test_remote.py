@@ -155,3 +155,30 @@ def test_json_answer_names_the_endpoint_and_what_came_instead(body, content_type
     with pytest.raises(ResponseError, match=rf"^Test API /x {message}"):
         json_answer(response, "Test API", "/x")
     assert json_answer(httpx.Response(200, json={"a": 1}), "Test API", "/x") == {"a": 1}
+
+
+def test_ctrl_c_sends_nothing_more_and_waits_out_no_backoff():
+    import _thread
+
+    sent = []
+
+    def interrupt():
+        sent.append("interrupt")
+        _thread.interrupt_main()  # as Ctrl-C does, while the main thread waits for the step
+        return "ok"
+
+    def backing_off():
+        sent.append("flaky")
+        raise Flaky()
+
+    def slow():
+        sent.append("slow")
+        time.sleep(0.05)
+        return "ok"
+
+    r = Runner("Test API", RetryPolicy(max_retries=50, backoff_s=5.0, budget_s=300), 3, transient, final)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        r.run([backing_off, interrupt] + [slow] * 100)
+    assert time.monotonic() - started < 2.5  # not the 5 s backoff, nor 100 slow requests
+    assert sent.count("slow") < 20
