@@ -146,8 +146,9 @@ class Runner:
             if len(calls) <= 1 or self.limit.ceiling == 1:
                 return [attempt(i, call) for i, call in enumerate(calls)]
             with ThreadPoolExecutor(max_workers=min(self.limit.ceiling, len(calls)), thread_name_prefix="remote") as pool:
-                futures = [pool.submit(attempt, i, call) for i, call in enumerate(calls)]
+                futures = []
                 try:
+                    futures.extend(pool.submit(attempt, i, call) for i, call in enumerate(calls))
                     wait(futures, return_when=FIRST_EXCEPTION)
                 except BaseException:  # Ctrl-C: nothing more is sent, and no one sleeps out a backoff
                     step.stopped.set()
