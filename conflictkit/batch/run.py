@@ -12,7 +12,7 @@ from pathlib import Path
 from conflictkit.codekey import code_key
 from conflictkit.batch.engines import BatchEngine
 from conflictkit.batch.plan import BatchPair, file_digest
-from conflictkit.batch.summary import write_summary
+from conflictkit.batch.summary import check_summary, write_summary
 from conflictkit.batch.worker import PairOutcome
 from conflictkit.errors import UserError
 from conflictkit.report.writer import REPORT_FILES, write_set
@@ -96,6 +96,7 @@ def run_batch(
 ) -> BatchResult:
     """Run every pair not already done (unless ``force``), write its folder, then the summary (even after an interrupt)."""
     directory = prepare_out_dir(out_dir)
+    check_summary(directory)  # before an hour of work, not after it
     result = BatchResult()
     keys = {p.folder: pair_key(p, config_data) for p in pairs}
     todo = []

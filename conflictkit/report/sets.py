@@ -37,6 +37,8 @@ from conflictkit.errors import OutputError, UserError
 
 MANIFEST = ".conflictkit-set.json"
 MANIFEST_SCHEMA = "conflictkit.set/1"
+FILES_MANIFEST = ".conflictkit-files.json"  # files written into a folder that holds other things too
+FILES_SCHEMA = "conflictkit.files/1"
 SUBFOLDER = "conflictkit-report"  # where a set goes when its folder cannot be swapped
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -85,6 +87,64 @@ def update_set(out_dir: str | os.PathLike[str], changed: Mapping[str, str | byte
     except OSError as exc:
         raise OutputError.from_os_error(directory, exc, "read") from None
     return write_set(out_dir, {**current, **changed}, owned)
+
+
+def write_beside(directory: str | os.PathLike[str], files: Mapping[str, str | bytes], legacy: Callable[[Path], bool]) -> list[Path]:
+    """Write ``files`` into a folder that holds other things too (a batch's summary beside its pair folders).
+
+    Each file is written atomically, and replaces only a file conflictkit wrote there: one its
+    manifest (:data:`FILES_MANIFEST`) lists, unchanged (or, with no manifest, one ``legacy(folder)``
+    recognises). The manifest lists the old and the new digest while the files are replaced, so a
+    crash at any moment leaves every file known. Anything else is refused before a byte is written.
+    """
+    from conflictkit.report.writer import atomic_write
+
+    folder = Path(directory)
+    check_beside(folder, list(files), legacy)
+    data = {name: utf8(c) if isinstance(c, str) else c for name, c in files.items()}
+    new = {name: hashlib.sha256(b).hexdigest() for name, b in data.items()}
+    listed = _files_manifest(folder) or {}
+    atomic_write(folder / FILES_MANIFEST, _files_json({**listed, **{n: sorted(set(listed.get(n, [])) | {new[n]}) for n in new}}))
+    for name, content in data.items():
+        atomic_write(folder / name, content)
+    atomic_write(folder / FILES_MANIFEST, _files_json({**listed, **{n: [new[n]] for n in new}}))
+    return [folder / name for name in files]
+
+
+def check_beside(folder: Path, names: list[str], legacy: Callable[[Path], bool]) -> None:
+    """A UserError naming the files among ``names`` in ``folder`` that :func:`write_beside` may not replace."""
+    listed = _files_manifest(folder)
+    foreign = {}
+    for name in names:
+        path = folder / name
+        if not (path.exists() or path.is_symlink()):
+            continue
+        if path.is_symlink() or not path.is_file():
+            foreign[name] = "not written by conflictkit"
+        elif listed is None:
+            if not legacy(folder):
+                foreign[name] = "not known to be written by conflictkit (no manifest)"
+        elif _digest(path) not in listed.get(name, []):
+            foreign[name] = "edited since conflictkit wrote it" if name in listed else "not written by conflictkit"
+    if foreign:
+        raise UserError(f"{folder} holds {_describe(foreign)}; conflictkit replaces only files it wrote: "
+                        "move them away or give a new or empty directory")
+
+
+def _files_manifest(folder: Path) -> dict[str, list[str]] | None:
+    path = folder / FILES_MANIFEST
+    try:
+        data = json.loads(path.read_bytes()) if path.is_file() and not path.is_symlink() else None
+    except (OSError, ValueError):
+        return None
+    files = data.get("files") if isinstance(data, dict) and data.get("schema") == FILES_SCHEMA else None
+    if not isinstance(files, dict) or not all(isinstance(v, list) for v in files.values()):
+        return None
+    return files
+
+
+def _files_json(files: Mapping[str, list[str]]) -> str:
+    return json.dumps({"schema": FILES_SCHEMA, "files": dict(sorted(files.items()))}, indent=1) + "\n"
 
 
 def _write_below(given: Path, target: Path, files: Mapping[str, str | bytes], owned: Owned, subfolder: str) -> list[Path]:

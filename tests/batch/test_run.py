@@ -92,3 +92,31 @@ def test_unknown_engine_and_misplaced_address():
         get_engine("spark", 1, None)
     with pytest.raises(UserError, match="--address is for a cluster engine"):
         get_engine("local", 1, "ray://head:10001")
+
+
+def test_a_users_summary_file_in_out_is_refused_before_any_work(portfolio, fast_config, tmp_path):
+    """summary.csv and friends were replaced with no question: a user's own summary.csv was lost."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.csv").write_text("my own spreadsheet\n")
+    with pytest.raises(UserError, match=r"holds summary.csv \(not known to be written by conflictkit \(no manifest\)\)"):
+        _run(portfolio, fast_config, out)
+    assert [p.name for p in out.iterdir()] == ["summary.csv"]  # nothing ran, nothing was written
+
+
+def test_a_batchs_own_summary_is_replaced_and_an_edited_one_is_not(portfolio, fast_config, tmp_path):
+    out = tmp_path / "out"
+    _run(portfolio, fast_config, out)
+    _run(portfolio, fast_config, out, force=True)  # its own summary: replaced
+    (out / "summary.html").write_text((out / "summary.html").read_text() + "<!-- my notes -->")
+    with pytest.raises(UserError, match=r"summary.html \(edited since conflictkit wrote it\)"):
+        _run(portfolio, fast_config, out)
+    assert (out / "summary.html").read_text().endswith("<!-- my notes -->")
+
+
+def test_a_summary_written_before_the_manifest_is_replaced(portfolio, fast_config, tmp_path):
+    out = tmp_path / "out"
+    _run(portfolio, fast_config, out)
+    (out / ".conflictkit-files.json").unlink()  # as an earlier version left it
+    _run(portfolio, fast_config, out, force=True)
+    assert json.loads((out / "summary.json").read_text())["schema"] == "conflictkit.batch-summary/1"
