@@ -38,7 +38,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
     from conflictkit.loaders import read_document
     from conflictkit.report.render import render_markdown
     from conflictkit.report.sets import update_set
-    from conflictkit.report.writer import REPORT_FILES, to_json
+    from conflictkit.report.writer import is_report_file, to_json
     from conflictkit.stages import Comparison
     from conflictkit.store import get_store
 
@@ -66,7 +66,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
         from conflictkit.report.html import render_html
 
         files["report.html"] = render_html(explained, documents[0].original, documents[1].original)
-    update_set(run_dir, files, lambda name: name in REPORT_FILES)  # the set swapped whole, its manifest kept true
+    update_set(run_dir, files, is_report_file)  # the set swapped whole, its manifest kept true
     info = explained.get("explainer") or {}
     click.echo(f"explained {len(explained.get('recommendations', []))} of {len(explained['findings'])} findings with "
                f"{info.get('model')}; {info.get('ungrounded_quotes_dropped', 0)} ungrounded quotes dropped; wrote {run_dir}", err=True)

@@ -316,10 +316,10 @@ def test_sigkill_at_any_moment_leaves_one_whole_set(tmp_path, in_cwd):
     out = tmp_path / "out"
     seen = []
     for i in range(24):
-        found = kill_at(out, delay=0.004 * i, cwd=in_cwd)
+        found = kill_at(out, delay=0.01 * i, cwd=in_cwd)
         seen.append(found)
         assert not found.startswith("mixed"), f"kill {i}: {found}"
-    assert len(set(seen)) > 3  # the kills landed at different moments, not all before the first set
+    assert len(set(seen) - {"absent"}) >= 2  # the kills landed at different moments, not all before the first set
     folder = out / SUBFOLDER if in_cwd else out
     write_set(folder, NEW, owned)  # the next run clears what the killed ones left beside
     assert contents(folder) == NEW and read_set(folder) == "mixed: " + str({n: None for n in ("report.json", "pairs.json", "params.json", "report.md")})
