@@ -82,8 +82,21 @@ def test_failures_while_others_are_answered_do_not_count():
 
 def test_once_nothing_else_is_answered_failures_count_again():
     """The same request after the others are done: the service may be down, max_retries holds."""
-    with pytest.raises(BackendError, match=r"server error \(503\) after \d+ retries.*[0-3] of 4 requests of this step answered"):
-        runner(max_retries=1, concurrency=4, backoff=0.005).run([failing(1000)] + [lambda: "ok"] * 3)
+    done = threading.Event()
+    answered = []
+
+    def ok():
+        answered.append(1)
+        if len(answered) == 3:
+            done.set()
+        return "ok"
+
+    def down():
+        done.wait(30)  # fails only once the others are all answered
+        raise Flaky()
+
+    with pytest.raises(BackendError, match=r"server error \(503\) after 2 retries in [\d.]+ s; 3 of 4 requests of this step answered"):
+        runner(max_retries=1, concurrency=4, backoff=0.005).run([down, ok, ok, ok])
 
 
 def test_rate_limits_never_count_but_the_deadline_holds():
