@@ -36,7 +36,7 @@ def candidates(run_dir: Path, recorded: str, saved: dict) -> list[Path]:
     return list(dict.fromkeys(p.resolve() for p in found))
 
 
-def locate_document(run_dir: Path, side: str, report: dict, params: dict, limit: int):
+def locate_document(run_dir: Path, side: str, report: dict, params: dict, limits):
     """The run's ``side`` document, found wherever the run can be resolved from and checked by its sha256."""
     from conflictkit.loaders import read_document
 
@@ -47,7 +47,7 @@ def locate_document(run_dir: Path, side: str, report: dict, params: dict, limit:
     for path in looked:
         if not path.is_file():
             continue
-        document = read_document(path, limit)
+        document = read_document(path, limits)
         if document.sha256 == digest:
             return document.model_copy(update={"path": recorded})
         changed = path
@@ -67,8 +67,8 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
     Reads RUN_DIR/report.json and params.json and both documents (found relative to RUN_DIR as the
     run saved them, or from where the comparison ran; they must be unchanged since the run), asks
     the configured explainer about every finding that has no explanation from the same model yet,
-    and rewrites report.json, report.md (and report.html when present) atomically, as explanations
-    arrive (with every other report file the run has: report.html, redline.md, report.docx).
+    and rewrites the run's report files (report.json, report.md, and report.html, redline.md,
+    report.docx when present) as one set, as explanations arrive.
 
     \b
     Exit codes: 0 done (findings it could not explain are counted on stderr);
@@ -86,7 +86,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
     config = load_config(config_path) if config_path else resolve(params.get("config"), str(run_dir / "params.json"))
     if config.pipeline.explainer is None:
         raise UserError("this config has no pipeline.explainer; give --config with one (e.g. --config llm-cascade)")
-    documents = [locate_document(run_dir, side, report, params, config.limits.max_document_bytes) for side in ("reference", "input")]
+    documents = [locate_document(run_dir, side, report, params, config.limits) for side in ("reference", "input")]
     if no_cache:
         report = {k: v for k, v in report.items() if k not in ("summaries", "recommendations", "explainer")}
     progress = TerminalProgress()
@@ -105,10 +105,12 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> int:
 
 
 def _rewrite(run_dir: Path, result) -> None:
-    """report.json and every rendered report file the run has, with the explanations so far; every place
-    (line, page, paragraph) kept, as the documents themselves are rendered."""
+    """report.json and every rendered report file the run has, with the explanations so far, swapped in
+    as one set (its manifest kept true); every place (line, page, paragraph) kept, as the documents
+    themselves are rendered."""
     from conflictkit.registry import get_registry
-    from conflictkit.report.writer import atomic_write, to_json
+    from conflictkit.report.sets import update_set
+    from conflictkit.report.writer import is_report_file, to_json
     from conflictkit.stages import Rendering
 
     rendering = Rendering.of_result(result)
@@ -117,5 +119,4 @@ def _rewrite(run_dir: Path, result) -> None:
         filename = getattr(info.cls, "filename", None) if info.stage == "renderer" else None
         if filename and filename not in files and (run_dir / filename).exists():
             files[filename] = info.cls().render(rendering)
-    for name, content in files.items():
-        atomic_write(run_dir / name, content)
+    update_set(run_dir, files, is_report_file)

@@ -7,10 +7,13 @@ answers conflictkit's three tasks deterministically, recognised by the prompt ma
 uses (``PREMISE:``/``HYPOTHESIS:``, ``TASK: parties``, ``TASK: explain``), so tests can assert
 exact outcomes. ``script`` replaces the model with a function of the request.
 
-Faults, for the retry and robustness tests: HTTP statuses (``fail``), a status on every n-th
-request (``storm``), delays (``delay``), and broken answers (``corrupt``): ``malformed`` (a body
-that is not JSON), ``truncated`` JSON, ``prose`` around the JSON, ``missing_ids``,
-``unknown_party``, ``hallucinated_quote``.
+Faults, for the retry and robustness tests: HTTP statuses (``fail``), a status, a hang or a dropped
+connection on every n-th request (``storm``), delays (``delay``), dropped connections (``drop``),
+and broken answers (``corrupt``): bodies that are not a completion (``malformed`` JSON, an ``html``
+page, an ``empty`` body, ``no_choices``: ``choices: []``, ``no_content``, ``nan_logprobs``; a streamed answer
+``cut`` off halfway by a dropped connection), and completions whose
+text is broken (``truncated`` JSON, ``prose`` around the JSON, ``missing_ids``, ``unknown_party``,
+``hallucinated_quote``).
 
 Like a real server it streams (``stream: true``: server-sent events, one piece per token, usage
 last when ``stream_options.include_usage`` asks) and reports log-probabilities per token of its
@@ -38,15 +41,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conflictkit.testing.loopback import (
+    BROKEN_BODIES,
     Fault,
     LoopbackServer,
     Request,
+    Reset,
+    Storm,
     mock_transport,
     take_fault,
 )
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
-CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
+CORRUPTIONS = ("malformed", "html", "empty", "no_choices", "no_content", "nan_logprobs", "cut",
+               "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
 JUDGES = ("rules", "contradiction", "paranoid")
 """How the fake judges: by a fixed rule; CONTRADICTION to everything; CONTRADICTION to all but identical texts."""
 EXPLAINERS = ("good", "echo", "lists")  # explains; echoes the findings back; gives lists where maps are asked for
@@ -206,8 +213,8 @@ class FakeOpenAI:
     tokens_sent: int = 0  # streamed tokens sent, all answers together
     requests: list[Request] = field(default_factory=list)
     _faults: deque = field(default_factory=deque)
-    _storm: tuple[int, int, float | None] | None = None  # (status, every n-th request, retry-after)
-    _seen: int = 0
+    _storm: Storm | None = None
+    faults_injected: int = 0  # answers a fault replaced or delayed
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -222,10 +229,16 @@ class FakeOpenAI:
         with self._lock:
             self._faults.append(Fault(status=status, times=times, retry_after=retry_after))
 
-    def storm(self, status: int, every: int, *, retry_after: float | None = None) -> None:
-        """Answer every ``every``-th request with ``status`` until :meth:`calm`."""
+    def storm(self, status: int | None, every: int, *, retry_after: float | None = None, delay: float = 0.0,
+              reset: bool = False) -> None:
+        """Answer every ``every``-th request with ``status`` (or after a ``delay``, or drop it: ``reset``) until :meth:`calm`."""
         with self._lock:
-            self._storm = (status, every, retry_after)
+            self._storm = Storm(every, Fault(status=status, retry_after=retry_after, delay=delay, reset=reset))
+
+    def drop(self, times: int = 1) -> None:
+        """Drop the connection of the next ``times`` requests without answering."""
+        with self._lock:
+            self._faults.append(Fault(reset=True, times=times))
 
     def calm(self) -> None:
         with self._lock:
@@ -248,10 +261,10 @@ class FakeOpenAI:
 
     def _take_fault(self) -> Fault | None:
         with self._lock:
-            self._seen += 1
-            if self._storm is not None and self._seen % self._storm[1] == 0:
-                return Fault(status=self._storm[0], retry_after=self._storm[2])
-            return take_fault(self._faults)
+            stormy = self._storm.take() if self._storm is not None else None
+            fault = stormy or take_fault(self._faults)
+            self.faults_injected += fault is not None
+            return fault
 
     def handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes]:
         """Answer one HTTP request: ``(status, headers, body)``."""
@@ -263,12 +276,16 @@ class FakeOpenAI:
         request = Request(path, body, authorization=headers.get("authorization"))
         with self._lock:
             self.requests.append(request)
-        status, extra, content = self._answer(method, path, request)
+        fault = self._take_fault()
+        status, extra, content = self._answer(method, path, request, fault)
+        if fault is not None and fault.reset:
+            request.status = -1  # never answered
+            raise Reset
         request.status = status
+        request.corrupted = fault.corruption if fault is not None and status == 200 else None
         return status, {"content-type": "application/json", **extra}, content
 
-    def _answer(self, method: str, path: str, request: Request) -> tuple[int, dict[str, str], bytes]:
-        fault = self._take_fault()
+    def _answer(self, method: str, path: str, request: Request, fault: Fault | None) -> tuple[int, dict[str, str], bytes]:
         if fault is not None and fault.delay:
             time.sleep(fault.delay)
         if fault is not None and fault.status:
@@ -289,15 +306,21 @@ class FakeOpenAI:
         corruption = fault.corruption if fault is not None else None
         if corruption == "malformed":
             return 200, {}, b'{"id": "chatcmpl-broken", "choices": [{"message": '
+        if corruption in BROKEN_BODIES:  # what a proxy or a broken server sends, to a streamed request too
+            content_type, broken = BROKEN_BODIES[corruption]
+            return 200, {"content-type": content_type}, broken
         content = _corrupted(content, corruption)
         body = request.body
         prompt = sum(tokens(str(m.get("content", ""))) for m in body["messages"])
         answer = self.tokenizer(content)[: int(body.get("max_tokens") or 1 << 30)]
         positions = self._positions(body, answer)
+        if corruption == "nan_logprobs" and positions:
+            for top in positions[0]["top_logprobs"]:
+                top["logprob"] = math.nan
         if body.get("stream"):
-            return 200, {"content-type": "text/event-stream"}, self._events(body, prompt, answer, positions)
+            return 200, {"content-type": "text/event-stream"}, self._events(body, prompt, answer, positions, corruption)
         time.sleep(self.prompt_delay * prompt / 1000 + self.token_delay * len(answer))
-        return 200, {}, json.dumps(self._completion(body, prompt, answer, positions)).encode()
+        return 200, {}, json.dumps(self._completion(body, prompt, answer, positions, corruption)).encode()
 
     def _positions(self, body: dict, answer: list[str]) -> list[dict] | None:
         """Per answer token: its log-probability and the top alternatives (the three labels' first tokens at a label's start)."""
@@ -324,15 +347,20 @@ class FakeOpenAI:
                         "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in top[:top_n]]})
         return out
 
-    def _completion(self, body: dict, prompt: int, answer: list[str], positions: list[dict] | None) -> dict:
-        content = "".join(answer)
-        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop",
+    def _completion(self, body: dict, prompt: int, answer: list[str], positions: list[dict] | None,
+                    corruption: str | None = None) -> dict:
+        content = None if corruption == "no_content" else "".join(answer)
+        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content},
+                                  "finish_reason": "length" if content is None else "stop",
                                   "logprobs": {"content": positions} if positions is not None else None}
-        return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body["model"], "choices": [choice],
+        choices = [] if corruption == "no_choices" else [choice]
+        return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body["model"], "choices": choices,
                 "usage": {"prompt_tokens": prompt, "completion_tokens": len(answer), "total_tokens": prompt + len(answer)}}
 
-    def _events(self, body: dict, prompt: int, answer: list[str], positions: list[dict] | None) -> Iterator[bytes]:
-        """The answer as server-sent events, one token a piece, at the fake's speed; a hang-up is counted."""
+    def _events(self, body: dict, prompt: int, answer: list[str], positions: list[dict] | None,
+                corruption: str | None = None) -> Iterator[bytes]:
+        """The answer as server-sent events, one token a piece, at the fake's speed; a hang-up is counted.
+        ``no_choices``: only pieces with ``choices: []``; ``no_content``: a choice that ends with no text."""
         def event(data: Any) -> bytes:
             return f"data: {json.dumps(data) if not isinstance(data, str) else data}\n\n".encode()
 
@@ -344,13 +372,21 @@ class FakeOpenAI:
         finished = False
         try:
             time.sleep(self.prompt_delay * prompt / 1000)
+            if corruption == "no_choices":
+                answer = []
+            elif corruption == "no_content":
+                answer = []
+                yield event(chunk({"role": "assistant"}, None, "length"))
             for k, token in enumerate(answer):
+                if corruption == "cut" and k == len(answer) // 2:
+                    raise Reset  # the connection drops mid-answer
                 time.sleep(self.token_delay)
                 delta = {"role": "assistant", "content": token} if k == 0 else {"content": token}
                 yield event(chunk(delta, [positions[k]] if positions else None, None))
                 with self._lock:
                     self.tokens_sent += 1
-            yield event(chunk({}, None, "stop"))
+            if corruption not in ("no_choices", "no_content"):
+                yield event(chunk({}, None, "stop"))
             if (body.get("stream_options") or {}).get("include_usage"):
                 yield event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
                              "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": len(answer),

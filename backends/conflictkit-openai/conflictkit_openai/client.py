@@ -1,35 +1,37 @@
-"""The OpenAI SDK, wrapped: cached answers, streamed and timed by measured speed, adaptive concurrency,
-retries that honour Retry-After, a cost ceiling.
+"""The OpenAI SDK, wrapped: cached answers, checked answers, streamed and timed by measured speed, the
+shared retry policy, a cost ceiling.
 
-Every answer is checked (``check``) and, when usable, cached in the conflictkit store as it
-arrives, keyed by the model and the whole prompt, so a re-run (or a run after a failure) sends
-only what is still unanswered; an unusable answer is asked for once more, never cached, and comes
-back with the problem named. Answers are streamed by default: a request waits as long as its
-prompt takes at the endpoint's measured speed (:mod:`conflictkit_openai.pace`), and a request that
-is given up (a timeout, ``max_request_s``, an interrupt) has its connection closed, which is what
-makes a server stop computing it. On 429 the
-number of requests in flight is halved (and grows back by about one per round: AIMD, in
-:mod:`conflictkit.ratelimit`, shared with the Isaacus backend); 429, 5xx,
-timeouts and dropped connections are retried with exponential backoff and jitter, waiting at
-least what ``retry-after`` asks, until ``max_retries`` or ``retry_budget_s`` runs out. Then one
-BackendError says how far the run got; nothing partial is returned.
+Requests go through :class:`conflictkit.remote.Runner` (the SDK's own retries off), the policy every
+hosted API gets: 408/409/429/5xx, timeouts and dropped connections retried with jittered backoff
+honouring ``retry-after``, adaptive concurrency (halved on 429), ``max_retries`` and
+``retry_budget_s``; then one error says how far the step got, and nothing partial is returned.
+
+Each try is one exchange with the endpoint. Answers are streamed by default: a request waits as long
+as its prompt takes at the endpoint's measured speed (:mod:`conflictkit_openai.pace`), and a request
+given up (``max_request_s``, an interrupt) has its connection closed, which is what makes a server
+stop computing it. A body that is not a completion (an HTML page, malformed JSON, ``choices: []``, a
+choice without text) is a :class:`~conflictkit.errors.ResponseError` (exit 2) naming the endpoint,
+streamed or not. An answer's text is then checked by the caller (``check``): an unusable one is asked
+for once more, never cached, and comes back with the problem named. Usable answers are cached in the
+conflictkit store as they arrive, keyed by the model and the whole prompt, so a re-run (or a run
+after a failure) sends only what is still unanswered.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UserError, plugin_install_hint
-from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
+from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, ResponseError, UserError, plugin_install_hint
+from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_final, sdk_transient
 from conflictkit.store import Store, key_of
 
 from conflictkit_openai.options import LLMOptions
@@ -39,6 +41,8 @@ INSTALL_HINT = plugin_install_hint("conflictkit-openai") + " (it brings the open
 CACHE_NAMESPACE = "llm.answers"
 CACHE_VERSION = 2  # answers keep every token's log-probabilities (version 1 kept the first token's)
 LOCAL_CONCURRENCY, REMOTE_CONCURRENCY = 1, 4
+API = "llm endpoint"
+ENDPOINT = "/chat/completions"
 
 Check = Callable[[str], "str | None"]
 """An answer check: the problem with an answer's text ("no JSON object", "an echo of the findings"), or None."""
@@ -76,7 +80,7 @@ Position = tuple[str, float, list[tuple[str, float]]]
 @dataclass
 class ChatAnswer:
     content: str
-    positions: list[Position] | None = None  # every answer token's log-probabilities, when the server gives them
+    positions: list[Position] | None = None  # every answer token's log-probabilities, when the server gives usable ones
     cached: bool = False
     problem: str | None = None  # what ``check`` found wrong with the answer it was still given after one more try
 
@@ -85,8 +89,8 @@ class ChatAnswer:
 class Usage:
     requests: int = 0
     cached: int = 0
-    retries: int = 0
-    rejected: int = 0  # answers a check refused (each asked for once more)
+    retries: int = 0  # answers asked for again because a check refused them (the runner counts its own retries)
+    rejected: int = 0  # answers a check refused
     cancelled: int = 0  # requests given up with their connection closed
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -126,9 +130,9 @@ class ChatClient:
             raise ConfigError("max_usd needs prices ({input: USD per million tokens, output: ...}) to estimate a cost")
         openai = _sdk()
         self.sdk = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=options.timeout, max_retries=0,
-                                 http_client=http_client)
+                                 http_client=http_client)  # conflictkit.remote retries, under the policy every hosted API gets
         self.concurrency = options.max_concurrency or (LOCAL_CONCURRENCY if is_local(self.base_url) else REMOTE_CONCURRENCY)
-        self._limit = AdaptiveLimit(self.concurrency)
+        self.runner = Runner(API, RetryPolicy.of(options), self.concurrency, self._transient, self._translate)
         self.pace = Pace(options.timeout, options.prompt_tokens_per_s, options.tokens_per_s, options.max_request_s)
         self._usage_in_stream = True  # ask for usage in the stream's last piece, until a server refuses it
         self._cancel = threading.Event()
@@ -144,9 +148,8 @@ class ChatClient:
         ``check`` (one for every request, or a list with one per request) names what is wrong
         with an answer's text (None: nothing): a refused answer is asked for once more, and is
         never cached, so a re-run asks again; if the second answer is refused too it is returned
-        with ``problem`` set. ``on_answer(i, answer)`` is called as each
-        answer is in hand (cached ones first), one call at a time. An interrupt cancels every
-        request in flight (their connections are closed) before it propagates.
+        with ``problem`` set. ``on_answer(i, answer)`` is called as each answer is in hand (cached
+        ones first), one call at a time. An interrupt closes every request in flight before it propagates.
         """
         keys = [self._key(r) for r in requests]
         checks = list(check) if isinstance(check, (list, tuple)) else [check] * len(requests)
@@ -158,35 +161,21 @@ class ChatClient:
 
         def hand(i: int, answer: ChatAnswer) -> None:
             answers[i] = answer
+            if answer.problem is None:
+                self.store.put_json(CACHE_NAMESPACE, keys[i], {"content": answer.content, "positions": answer.positions})
             if on_answer is not None:
                 with handed:
                     on_answer(i, answer)
 
         for i, answer in enumerate(answers):
-            if answer is not None:
-                hand(i, answer)
+            if answer is not None and on_answer is not None:
+                on_answer(i, answer)
         if not todo:
             return answers  # type: ignore[return-value]
         self._check_budget([requests[i] for i in todo])
         self._cancel.clear()
-        errors: list[Exception] = []
-
-        def run(i: int) -> None:
-            try:
-                answer = self._checked(requests[i], checks[i])
-                if answer.problem is None:
-                    self.store.put_json(CACHE_NAMESPACE, keys[i], {"content": answer.content, "positions": answer.positions})
-                hand(i, answer)
-            except Exception as exc:  # collected: the others finish (and are cached) first
-                errors.append(exc)
-
-        self._run_all(run, todo)
-        if errors:
-            answered = sum(a is not None for a in answers)
-            first = next((e for e in errors if isinstance(e, ConfigError)), errors[0])
-            if isinstance(first, ConfigError):
-                raise first
-            raise BackendError(f"{first}; {answered} of {len(requests)} answers are in hand and cached: run again to resume")
+        calls = [self._asking(requests[i], checks[i]) for i in todo]
+        self.runner.run(calls, lambda n, answer: hand(todo[n], answer), ENDPOINT, on_interrupt=self.cancel)
         return answers  # type: ignore[return-value]
 
     def cancel(self) -> None:
@@ -197,49 +186,34 @@ class ChatClient:
         for stream in streams:
             _close_quietly(stream)
 
-    def _run_all(self, run: Callable[[int], None], todo: list[int]) -> None:
-        if len(todo) == 1:
-            try:
-                run(todo[0])
-            except BaseException:
-                self.cancel()
-                raise
-            return
-        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(todo)), thread_name_prefix="llm")
-        try:
-            futures = [pool.submit(run, i) for i in todo]
-            for future in futures:
-                future.result()
-        except BaseException:  # an interrupt: nothing more starts, and what is in flight is closed
-            self.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
-
-    def _checked(self, request: ChatRequest, check: Check | None) -> ChatAnswer:
-        answer = self._send(request)
-        problem = check(answer.content) if check is not None else None
-        if problem is None:
-            return answer
-        with self.usage.lock:
-            self.usage.rejected += 1
-            self.usage.retries += 1
-        answer = self._send(request)
-        problem = check(answer.content)
-        if problem is not None:
-            with self.usage.lock:
-                self.usage.rejected += 1
-            answer.problem = problem
-        return answer
-
     def report(self) -> dict:
         u = self.usage
         return {"model": self.options.model, "endpoint": self.base_url or "https://api.openai.com/v1", "requests": u.requests,
-                "cached_answers": u.cached, "retries": u.retries, "rejected_answers": u.rejected, "cancelled": u.cancelled,
-                "lowest_concurrency": int(self._limit.lowest), "prompt_tokens": u.prompt_tokens,
+                "cached_answers": u.cached, "retries": u.retries + self.runner.retries, "rejected_answers": u.rejected,
+                "cancelled": u.cancelled, "lowest_concurrency": int(self.runner.limit.lowest), "prompt_tokens": u.prompt_tokens,
                 "completion_tokens": u.completion_tokens, "cost_usd": u.cost(self.options.prices), **self.pace.report()}
 
     # ---- internals ----------------------------------------------------------------------------
+
+    def _asking(self, request: ChatRequest, check: Check | None) -> Callable[[], ChatAnswer]:
+        """The runner's call for one request: one exchange, its answer checked, a refused answer asked
+        for once more (a retry after a failure of that second try resumes there, not at the first)."""
+        refused = 0
+
+        def run() -> ChatAnswer:
+            nonlocal refused
+            while True:
+                answer = self._exchange(request)
+                answer.problem = check(answer.content) if check is not None else None
+                if answer.problem is None:
+                    return answer
+                refused += 1
+                with self.usage.lock:
+                    self.usage.rejected += 1
+                    self.usage.retries += refused == 1
+                if refused > 1:
+                    return answer
+        return run
 
     def _key(self, request: ChatRequest) -> str:
         return key_of("llm", CACHE_VERSION, self.options.model, self.options.temperature, request.messages,
@@ -255,7 +229,7 @@ class ChatClient:
             positions = [(str(t), float(lp), [(str(a), float(b)) for a, b in top]) for t, lp, top in data.get("positions") or []]
         except (TypeError, ValueError):
             return None
-        return ChatAnswer(data["content"], positions or None, cached=True)
+        return ChatAnswer(data["content"], _usable(positions), cached=True)
 
     def _check_budget(self, requests: Sequence[ChatRequest]) -> None:
         prices = self.options.prices
@@ -271,35 +245,13 @@ class ChatClient:
             raise UserError(f"the llm requests would cost up to ${spent + estimate:.4f}, over max_usd ${self.options.max_usd:g}; "
                             "raise max_usd, judge fewer pairs (a cheaper judge first in a cascade), or use a cheaper model")
 
-    def _send(self, request: ChatRequest) -> ChatAnswer:
-        openai = _sdk()
-        started = time.monotonic()
-        attempt = 0
-        while True:
-            try:
-                with self._limit.slot():
-                    answer = self._exchange(request)
-                self._limit.succeeded()
-                return answer
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise ConfigError(f"the llm endpoint refused the key ({exc.status_code}): check {self.options.api_key_env}") from None
-            except openai.NotFoundError as exc:
-                raise ConfigError(f"the llm endpoint has no model {self.options.model!r} ({exc.status_code}); "
-                                  "set model: to one it serves") from None
-            except (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError) as exc:
-                if isinstance(exc, openai.RateLimitError):
-                    self._limit.throttled()
-                wait = self._backoff(attempt, exc)
-                if attempt >= self.options.max_retries or time.monotonic() - started + wait > self.options.retry_budget_s:
-                    raise BackendError(f"llm endpoint: {_describe(exc)} after {attempt} retr{'y' if attempt == 1 else 'ies'}") from None
-                attempt += 1
-                with self.usage.lock:
-                    self.usage.retries += 1
-                time.sleep(wait)
-            except openai.APIStatusError as exc:
-                raise BackendError(f"llm endpoint refused a request ({exc.status_code}): {_one_line(exc)}") from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:  # a body that is not a completion
-                raise BackendError(f"llm endpoint returned a malformed response ({type(exc).__name__}: {_one_line(exc)})") from None
+    def _transient(self, exc: BaseException) -> Transient | None:
+        # a streamed answer that stalls or breaks off mid-way reaches here as the SDK's timeout or connection error
+        return sdk_transient(_sdk(), exc, self.base_url or "https://api.openai.com/v1", self.options.timeout)
+
+    def _translate(self, exc: BaseException) -> BaseException:
+        return sdk_final(_sdk(), exc, API, f"check {self.options.api_key_env}",
+                         not_found=f"no model {self.options.model!r} there; set model: to one it serves")
 
     def _params(self, request: ChatRequest) -> dict:
         params = {"model": self.options.model, "messages": [{"role": r, "content": c} for r, c in request.messages],
@@ -309,27 +261,31 @@ class ChatClient:
         return params
 
     def _exchange(self, request: ChatRequest) -> ChatAnswer:
-        """One request, streamed or not, with the waits the measured speed allows."""
+        """One try, streamed or not, with the waits the measured speed allows; the SDK's errors go to the runner."""
         if self._cancel.is_set():
-            raise BackendError("llm endpoint: cancelled before the request was sent")
-        openai = _sdk()
+            raise BackendError(f"{API}: cancelled before the request was sent")
         prompt_tokens = estimate_tokens(request.prompt_text())
+        create = self.sdk.chat.completions.with_raw_response.create
         if not self.options.stream:
             read = self.pace.whole_answer_s(prompt_tokens, request.max_tokens)
-            response = self.sdk.chat.completions.create(**self._params(request), timeout=self._timeout(read))
-            return self._answer(response)
+            raw = create(**self._params(request), timeout=self._timeout(read))
+            return self._answer(json_answer(raw.http_response, API, ENDPOINT))
         params = {**self._params(request), "stream": True, "timeout": self._timeout(self.pace.first_piece_s(prompt_tokens))}
         if self._usage_in_stream:
             params["stream_options"] = {"include_usage": True}
         try:
-            stream = self.sdk.chat.completions.create(**params)
-        except openai.BadRequestError as exc:
+            raw = create(**params)
+        except _sdk().BadRequestError as exc:
             if "stream_options" not in str(exc) or not self._usage_in_stream:
                 raise
             self._usage_in_stream = False  # an older server: count tokens from the answer instead
             params.pop("stream_options")
-            stream = self.sdk.chat.completions.create(**params)
-        return self._read_stream(stream, prompt_tokens)
+            raw = create(**params)
+        response = raw.http_response
+        if "text/event-stream" not in response.headers.get("content-type", ""):
+            response.read()  # a server that ignored stream: true, or a proxy's page: checked like any answer
+            return self._answer(json_answer(response, API, ENDPOINT))
+        return self._read_stream(raw.parse(), prompt_tokens)
 
     def _timeout(self, read_s: float):
         import httpx
@@ -340,10 +296,10 @@ class ChatClient:
         """Pieces of a streamed answer until it ends, the request is cancelled or runs over ``max_request_s``."""
         started = time.monotonic()
         first: float | None = None
-        pieces = 0
         parts: list[str] = []
         positions: list[Position] = []
-        usage = None
+        usage = finish = None
+        choices = texts = 0
         with self._open_lock:
             self._open.add(stream)
         try:
@@ -353,70 +309,98 @@ class ChatClient:
                     raise _Cancelled("cancelled")
                 if self.options.max_request_s and now - started > self.options.max_request_s:
                     raise _Cancelled(f"the answer took longer than max_request_s ({self.options.max_request_s:g} s)")
-                pieces += 1
-                usage = getattr(chunk, "usage", None) or usage
-                for choice in chunk.choices or []:
-                    text = getattr(choice.delta, "content", None) if choice.delta is not None else None
-                    if text:
-                        parts.append(text)
-                        first = now if first is None else first
-                    positions.extend(_positions(getattr(choice, "logprobs", None)))
+                usage = _field(chunk, "usage") or usage
+                for choice in _field(chunk, "choices") or []:
+                    choices += 1
+                    finish = _field(choice, "finish_reason") or finish
+                    text = _field(_field(choice, "delta"), "content")
+                    if isinstance(text, str):
+                        texts += 1
+                        if text:
+                            parts.append(text)
+                            first = now if first is None else first
+                    positions.extend(_positions(_field(choice, "logprobs")))
         except _Cancelled as exc:
             with self.usage.lock:
                 self.usage.cancelled += 1
-            raise BackendError(f"llm endpoint: {exc}; the request was cancelled (its connection closed)") from None
+            raise BackendError(f"{API}: {exc}; the request was cancelled (its connection closed)") from None
+        except ValueError as exc:  # a piece that is not JSON
+            raise ResponseError(f"{API} {ENDPOINT} streamed a piece that is not a completion chunk ({_one_line(exc)}); "
+                                "is base_url an OpenAI-compatible endpoint?") from None
         except Exception:
             if not self._cancel.is_set():
                 raise
             with self.usage.lock:
                 self.usage.cancelled += 1
-            raise BackendError("llm endpoint: cancelled; the request's connection was closed") from None
+            raise BackendError(f"{API}: cancelled; the request's connection was closed") from None
         finally:
             with self._open_lock:
                 self._open.discard(stream)
             _close_quietly(stream)
-        if not pieces:
-            raise ValueError("the answer stream held no event")
+        if not choices:
+            raise ResponseError(f"{API} {ENDPOINT} answered no choices (choices: []); is base_url an OpenAI-compatible endpoint?")
+        if not texts:
+            raise ResponseError(f"{API} {ENDPOINT} answered a choice without text content "
+                                f"(finish_reason {finish!r}); raise max_tokens or use another model")
         content = "".join(parts)
-        prompt = int(getattr(usage, "prompt_tokens", 0) or 0) or estimated_prompt
-        written = int(getattr(usage, "completion_tokens", 0) or 0) or len(positions) or estimate_tokens(content)
+        prompt = _count(_field(usage, "prompt_tokens")) or estimated_prompt
+        written = _count(_field(usage, "completion_tokens")) or len(positions) or estimate_tokens(content)
         if first is not None:
             self.pace.observe(prompt, first - started, written, time.monotonic() - started)
         with self.usage.lock:
             self.usage.requests += 1
             self.usage.prompt_tokens += prompt
             self.usage.completion_tokens += written
-        return ChatAnswer(content, positions or None)
+        return ChatAnswer(content, _usable(positions))
 
-    def _answer(self, response: Any) -> ChatAnswer:
-        choice = response.choices[0]
-        content = choice.message.content
+    def _answer(self, data: dict) -> ChatAnswer:
+        """The first choice's text (and its tokens' log-probabilities, where usable), usage recorded."""
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            raise ResponseError(f"{API} {ENDPOINT} answered no choices ({_shown(choices)}); is base_url an OpenAI-compatible endpoint?")
+        choice = choices[0] if isinstance(choices[0], dict) else {}
+        message = choice.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, str):
-            raise ValueError("the answer has no text content")
-        usage = getattr(response, "usage", None)
+            raise ResponseError(f"{API} {ENDPOINT} answered a choice without text content "
+                                f"(finish_reason {choice.get('finish_reason')!r}); raise max_tokens or use another model")
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         with self.usage.lock:
             self.usage.requests += 1
-            if usage is not None:
-                self.usage.prompt_tokens += int(usage.prompt_tokens or 0)
-                self.usage.completion_tokens += int(usage.completion_tokens or 0)
-        return ChatAnswer(content, _positions(getattr(choice, "logprobs", None)) or None)
-
-    def _backoff(self, attempt: int, exc: Exception) -> float:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-        return backoff_delay(attempt, advertised_delay(headers), base=self.options.backoff_s)
+            self.usage.prompt_tokens += _count(usage.get("prompt_tokens"))
+            self.usage.completion_tokens += _count(usage.get("completion_tokens"))
+        return ChatAnswer(content, _usable(_positions(choice.get("logprobs"))))
 
 
 class _Cancelled(Exception):
     """A streamed answer given up by this client (an interrupt or ``max_request_s``)."""
 
 
+def _field(obj: Any, name: str) -> Any:
+    """``name`` of a JSON object or of an SDK model (a streamed chunk), None where absent."""
+    if obj is None:
+        return None
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
 def _positions(logprobs: Any) -> list[Position]:
-    """Every token of a (piece of an) answer with its log-probability and top alternatives, as the server gives them."""
+    """Every token of (a piece of) an answer with its log-probability and top alternatives, as the server gives them."""
     out: list[Position] = []
-    for item in getattr(logprobs, "content", None) or []:
-        top = [(str(t.token), float(t.logprob)) for t in getattr(item, "top_logprobs", None) or []]
-        out.append((str(item.token), float(item.logprob), top))
+    try:
+        for item in _field(logprobs, "content") or []:
+            top = [(str(_field(t, "token")), float(_field(t, "logprob"))) for t in _field(item, "top_logprobs") or []]
+            out.append((str(_field(item, "token")), float(_field(item, "logprob")), top))
+    except (TypeError, ValueError):
+        return [("", math.nan, [])]  # unreadable: _usable drops the answer's log-probabilities
     return out
+
+
+def _usable(positions: list[Position]) -> list[Position] | None:
+    """The log-probabilities, or None where there are none or any is not one (NaN, infinite, above 0): never used."""
+    values = [chosen for _, chosen, _ in positions] + [lp for _, _, top in positions for _, lp in top]
+    if not positions or not all(math.isfinite(v) and v <= 0.0 for v in values):
+        return None
+    return positions
 
 
 def _close_quietly(stream: Any) -> None:
@@ -426,14 +410,13 @@ def _close_quietly(stream: Any) -> None:
         pass
 
 
-def _describe(exc: Exception) -> str:
-    status = getattr(exc, "status_code", None)
-    if status == 429:
-        return "rate limit (429) still hit"
-    if status is not None:
-        return f"server error ({status})"
-    return f"{type(exc).__name__}: {_one_line(exc)}"
+def _count(value: Any) -> int:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0 else 0
 
 
-def _one_line(exc: Exception) -> str:
+def _shown(value: Any) -> str:
+    return "choices: []" if value == [] else "no choices field" if value is None else f"choices: {type(value).__name__}"
+
+
+def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:300]

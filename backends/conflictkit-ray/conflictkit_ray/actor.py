@@ -26,7 +26,7 @@ class PairComparer:
         from conflictkit.config import resolve
 
         self.worker = Worker(config_data, cache)
-        self.limit = resolve(config_data, "batch config").limits.max_document_bytes
+        self.limits = resolve(config_data, "batch config").limits  # every limit --engine local holds a document to
         self.documents = documents  # path -> ObjectRef of the file's bytes
         self.unreadable = unreadable  # path -> the InputError message the driver met reading it
         self.out_dir = out_dir if out_dir and _sees(out_dir, token) else None
@@ -63,7 +63,7 @@ class PairComparer:
             data = ray.get(self.documents[path])
             if keep:
                 self._kept[path] = data
-        return document_from_bytes(data, path, self.limit)
+        return document_from_bytes(data, path, self.limits)
 
 
 def _sees(out_dir: str, token: str | None) -> bool:
