@@ -21,7 +21,6 @@ from functools import lru_cache
 
 from pydantic import Field
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.lexicon import DEFAULT_LANGUAGE, MODALS, load
 from conflictkit.model import Clause
 from conflictkit.segmenters.blocks import PAGE_ARTEFACT
@@ -242,8 +241,3 @@ def blank_form_field(text: str) -> bool:
         return had_placeholder or key is not None
     # "Term: [●] months": what is left around the blank is a unit, not a term
     return had_placeholder and len(rest.split()) <= 2 and not _has_modal(rest)
-
-
-@hookimpl
-def register_filters(register):
-    register(RulesFilter)

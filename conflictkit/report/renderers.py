@@ -1,4 +1,5 @@
-"""The report formats built into the core, registered like any plugin's (``register_renderers``).
+"""The report formats built into the core, registered like any plugin's (``register_renderers``, in
+:mod:`conflictkit.plugins`).
 
 ``--format`` picks one by name; ``conflictkit backends`` lists every installed one. Each imports
 its implementation only when it renders, so registering them costs a command nothing.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.stages import Renderer, Rendering
 
 
@@ -83,9 +83,3 @@ class RedlineRenderer(Renderer):
         from conflictkit.report.redline import render_redline_markdown
 
         return render_redline_markdown(rendering.view, rendering.changes)
-
-
-@hookimpl
-def register_renderers(register):
-    for renderer in (TextRenderer, JsonRenderer, MarkdownRenderer, HtmlRenderer, RedlineRenderer):
-        register(renderer)

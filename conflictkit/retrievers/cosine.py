@@ -13,7 +13,6 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field
 
-from conflictkit import hookimpl
 from conflictkit.model import CandidatePair, IndexedDocument
 from conflictkit.retrievers.blocks import RowBlocks, mutual_top_k
 from conflictkit.stages import Options, Retriever
@@ -78,8 +77,3 @@ class CosineRetriever(Retriever):
                 )
             )
         return pairs
-
-
-@hookimpl
-def register_retrievers(register):
-    register(CosineRetriever)

@@ -15,7 +15,6 @@ import re
 
 from pydantic import Field
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.lexicon import MODALS
 from conflictkit.model import Clause, ClauseKind, Document
 from conflictkit.segmenters.blocks import Block, scan
@@ -234,8 +233,3 @@ def _bold_title(text: str, block: Block) -> str | None:
             title = strip_markup(_flat(raw[inner_start:close])).rstrip(".:")
             return title or None
     return None
-
-
-@hookimpl
-def register_segmenters(register):
-    register(RulesSegmenter)

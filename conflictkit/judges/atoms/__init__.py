@@ -1,22 +1,16 @@
 """The legal-atoms judge: typed atoms of two clauses (negation, modality, parties, numbers, dates,
 places, qualifiers, exceptions, scope) extracted and compared without any model.
 
-Registered as the judge backend ``legal-atoms``. :func:`extract` and :func:`compare` are usable
-on their own (``compare(extract(a), extract(b))`` lists the typed differences of two clause texts).
+Registered (by :mod:`conflictkit.plugins`) as the judge backend ``legal-atoms``. :func:`extract` and
+:func:`compare` are usable on their own (``compare(extract(a), extract(b))`` lists the typed differences of two clause texts).
 """
 
 from __future__ import annotations
 
-from conflictkit import hookimpl
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
 from conflictkit.judges.atoms.judge import DifferenceWeights, LegalAtomsJudge, LegalAtomsOptions
 
-
-@hookimpl
-def register_judges(register):
-    register(LegalAtomsJudge)
-
-
 __all__ = ["ClauseAtoms", "Difference", "DifferenceWeights", "LegalAtomsJudge", "LegalAtomsOptions", "compare",
-           "extract", "register_judges"]
+           "extract"]
+
