@@ -64,7 +64,7 @@ def _refuse_duplicate_keys(node: yaml.Node, path: tuple[str, ...], seen: set[int
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class ComponentSpec(_Strict):

@@ -20,7 +20,15 @@ EditVerdict = Literal["editorial", "same-effect", "substantive"]
 Side = Literal["reference", "input"]
 
 
-class Span(BaseModel):
+class _Model(BaseModel):
+    """Base of the report's models: a model's validator is built the first time it validates,
+    not at import, so a run pays only for the models it checks (the engine's own hot paths
+    build them with ``model_construct``; pydantic validates what comes from files and APIs)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class Span(_Model):
     """A half-open range of code points in a document's original text."""
 
     model_config = ConfigDict(frozen=True)
@@ -32,7 +40,7 @@ class Span(BaseModel):
         return text[self.start : self.end]
 
 
-class Clause(BaseModel):
+class Clause(_Model):
     """One clause of a document, holding only its own text (its children are cut out).
 
     ``text`` is the typographically normalized text used by models; ``span`` locates the clause
@@ -59,7 +67,7 @@ class Clause(BaseModel):
 SourceRole = Literal["body", "footnote", "endnote", "header", "footer"]
 
 
-class SourceBlock(BaseModel):
+class SourceBlock(_Model):
     """A range ``[start, end)`` of the document text and where it came from in the file.
 
     ``location`` holds what the format knows: ``page`` and ``bbox`` (PDF points, x0, y0, x1, y1 from
@@ -76,7 +84,7 @@ class SourceBlock(BaseModel):
     location: dict[str, Any] = Field(default_factory=dict)
 
 
-class DocumentSource(BaseModel):
+class DocumentSource(_Model):
     """How a document's text was read from its file: the format, the loader and the map back.
 
     ``details`` are facts for the report (tracked changes, pages, running headers removed...);
@@ -132,7 +140,7 @@ class DocumentSource(BaseModel):
         return {"format": self.format, "loader": self.loader, "details": self.details, "notes": self.notes}
 
 
-class Document(BaseModel):
+class Document(_Model):
     """A document as read from disk, with its normalized text and the map back to the original.
 
     ``offsets[i]`` is the index in ``original`` of the character that produced ``normalized[i]``;
@@ -158,7 +166,7 @@ class Document(BaseModel):
         return Span(start=s, end=e)
 
 
-class IndexedDocument(BaseModel):
+class IndexedDocument(_Model):
     """A document after segmentation, filtering and embedding: what retrieval and judges see."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -182,7 +190,7 @@ class IndexedDocument(BaseModel):
         return {c.id: i for i, c in enumerate(self.clauses)}
 
 
-class CandidatePair(BaseModel):
+class CandidatePair(_Model):
     """A (reference clause, input clause) pair kept by retrieval, with the signals gathered so far.
 
     ``relevance`` is what retrieval (or a scorer, when one is configured) ranks on, in [0, 1];
@@ -196,7 +204,7 @@ class CandidatePair(BaseModel):
     signals: dict[str, float] = Field(default_factory=dict)
 
 
-class Reason(BaseModel):
+class Reason(_Model):
     """A typed reason for a judgement: what kind of atom changed, and its two versions.
 
     Example: ``{"type": "number", "reference": "thirty (30) days", "input": "sixty (60) days"}``.
@@ -208,7 +216,7 @@ class Reason(BaseModel):
     detail: str | None = None
 
 
-class EditSide(BaseModel):
+class EditSide(_Model):
     """One side of an edit: a half-open span of the original file and the text found there.
 
     A pure insertion has an empty reference side (``start == end``, where the text would go in the
@@ -222,7 +230,7 @@ class EditSide(BaseModel):
     text: str = ""
 
 
-class Edit(BaseModel):
+class Edit(_Model):
     """One edit of an aligned pair (a region of the word-level edit script) and its verdict.
 
     ``verdict`` is ``editorial`` (``kind`` names the class: typography, markup, link, rename,
@@ -241,7 +249,7 @@ class Edit(BaseModel):
     detail: str | None = None
 
 
-class Judgement(BaseModel):
+class Judgement(_Model):
     """A judge's verdict on one candidate pair, as probabilities with reasons."""
 
     reference_id: str
@@ -256,7 +264,7 @@ class Judgement(BaseModel):
     """The pair's edits with their verdicts, from judges that judge edit by edit (empty otherwise)."""
 
 
-class ClauseSpan(BaseModel):
+class ClauseSpan(_Model):
     """One clause of a quote that covers a run of clauses: its span and id."""
 
     start: int
@@ -264,7 +272,7 @@ class ClauseSpan(BaseModel):
     clause_id: str
 
 
-class Quote(BaseModel):
+class Quote(_Model):
     """A cited span of one side of a finding: offsets into the original text and the text itself.
 
     A quote of a run of consecutive clauses (a split, a merge, a moved section) cites their hull
@@ -282,7 +290,7 @@ class Quote(BaseModel):
     location: dict[str, Any] | None = None  # page / paragraph / bbox in the source file, where the loader knows
 
 
-class Finding(BaseModel):
+class Finding(_Model):
     """A reported difference: a deviation or a move (both sides), a missing (reference) or an added (input).
 
     ``moved`` marks a deviation whose clause also changed place; ``definition`` marks a missing

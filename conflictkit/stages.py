@@ -39,7 +39,8 @@ Revision = Literal["accepted", "original"]
 class Options(BaseModel):
     """Base class of a backend's options: unknown keys are errors, never silently ignored."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # validators are built when a backend's options are first validated, not when its module is imported
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Component(ABC):
@@ -103,7 +104,7 @@ class LoadedText(BaseModel):
     ``source`` maps ranges of it back to pages, paragraphs or parts of the file.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     text: str
     source: DocumentSource
@@ -200,7 +201,7 @@ class Comparison(BaseModel):
     A judge may ignore ``context``; pairs judged on their own (benchmarks) get an empty one.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     reference: IndexedDocument
     input: IndexedDocument
