@@ -23,6 +23,16 @@ class TextRenderer(Renderer):
         return render_text(rendering.report, rendering.texts, verbosity=rendering.verbosity, view=rendering.view)
 
     def print(self, rendering: Rendering) -> None:
+        import sys
+
+        if rendering.verbosity < 0 and not sys.stdout.isatty():  # -q on a pipe: the summary line, without rich
+            import click
+
+            from conflictkit.report.escape import sanitize_controls
+            from conflictkit.report.render import summary_line
+
+            click.echo(sanitize_controls(summary_line(rendering.report)))
+            return
         from conflictkit.report.terminal import make_console, print_report
 
         print_report(make_console(), rendering.report, rendering.texts, verbosity=rendering.verbosity, view=rendering.view)
