@@ -34,7 +34,7 @@ from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
 from conflictkit.lexicon import DEFAULT_LANGUAGE
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
-from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
+from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span, trusted
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
@@ -476,7 +476,7 @@ class Engine:
         candidates = []
         for (ref_ids, inp_ids), similarity in zip(runs, similarities, strict=True):
             a, b = "+".join(ref_ids), "+".join(inp_ids)
-            candidates.append(CandidatePair(
+            candidates.append(CandidatePair.model_construct(
                 reference_id=a, input_id=b, similarity=similarity,
                 relevance=max(0.0, min(1.0, similarity if similarity is not None else 1.0)),
                 signals={"cosine": similarity} if similarity is not None else {},
@@ -618,7 +618,7 @@ def _clauses_from_cache(cached: dict, document: Document) -> list[Clause]:
     clauses = []
     for row in cached["clauses"]:
         start, end = row.pop("normalized_span")
-        clauses.append(Clause.model_validate({**row, "span": document.to_original(start, end).model_dump()}))
+        clauses.append(trusted(Clause, {**row, "span": document.to_original(start, end).model_dump()}))
     return clauses
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +18,7 @@ ClauseKind = Literal["clause", "definition", "heading", "signature", "boilerplat
 FindingKind = Literal["deviation", "missing", "added", "moved"]
 EditVerdict = Literal["editorial", "same-effect", "substantive"]
 Side = Literal["reference", "input"]
+M = TypeVar("M", bound=BaseModel)
 
 
 class _Model(BaseModel):
@@ -163,7 +164,7 @@ class Document(_Model):
         from conflictkit.normalize import map_span
 
         s, e = map_span(self.offsets, start, end)
-        return Span(start=s, end=e)
+        return Span.model_construct(start=s, end=e)  # map_span gives ordered, non-negative ints
 
 
 class IndexedDocument(_Model):
@@ -312,3 +313,50 @@ class Finding(_Model):
     definition: bool = False
     edits: list[Edit] = Field(default_factory=list)
     """For deviations judged edit by edit: every edit of the pair with its verdict (document order)."""
+
+
+# -- building models from trusted data ------------------------------------------------------------
+
+_PLANS: dict[type, dict[str, tuple[str, type[BaseModel] | None]]] = {}
+
+
+def _plan(cls: type[BaseModel]) -> dict[str, tuple[str, type[BaseModel] | None]]:
+    """Per field of ``cls``: how a JSON value becomes its value ("model", "models" (a list) or "plain")."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = {}
+        for name, info in cls.model_fields.items():
+            annotation, how = info.annotation, "plain"
+            for arg in (annotation, *get_args(annotation)):  # X, X | None, list[X], list[X] | None
+                if isinstance(arg, type) and issubclass(arg, BaseModel):
+                    annotation, how = arg, "model"
+                    break
+                inner = get_args(arg)
+                if get_origin(arg) is list and inner and isinstance(inner[0], type) and issubclass(inner[0], BaseModel):
+                    annotation, how = inner[0], "models"
+                    break
+            plan[name] = (how, annotation if how != "plain" else None)
+        _PLANS[cls] = plan
+    return plan
+
+
+def trusted(cls: type[M], data: dict[str, Any]) -> M:
+    """``cls`` built with ``model_construct`` from data this program wrote itself with ``model_dump(mode="json")``
+    (a cache entry), nested models included: no validation, so internal hot paths skip pydantic's cost.
+
+    A required field that is missing raises KeyError (a damaged entry: the caller recomputes it);
+    data from outside (files, configs, APIs) goes through ``model_validate`` instead.
+    """
+    values = {}
+    for name, (how, sub) in _plan(cls).items():
+        if name not in data:
+            if cls.model_fields[name].is_required():
+                raise KeyError(f"{cls.__name__}.{name}")
+            continue
+        value = data[name]
+        if value is not None and how == "model":
+            value = trusted(sub, value)
+        elif value is not None and how == "models":
+            value = [trusted(sub, item) for item in value]
+        values[name] = value
+    return cls.model_construct(**values)

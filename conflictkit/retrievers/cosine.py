@@ -68,7 +68,7 @@ class CosineRetriever(Retriever):
         pairs = []
         for i, j, score in zip(rows.tolist(), cols.tolist(), scores.tolist()):
             pairs.append(
-                CandidatePair(
+                CandidatePair.model_construct(
                     reference_id=reference.clauses[ref_idx[i]].id,
                     input_id=input.clauses[inp_idx[j]].id,
                     similarity=score,

@@ -157,8 +157,8 @@ class _Run:
         if node is not None and node.clause_id is None:
             node.clause_id = clause_id
         span = self.document.to_original(start, end)
-        self.out.append(Clause(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
-                               parent=parent, order=len(self.out)))
+        self.out.append(Clause.model_construct(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
+                                               parent=parent, order=len(self.out)))
 
     def _parent_above(self, node: Node) -> str | None:
         stack = self.tree.stack

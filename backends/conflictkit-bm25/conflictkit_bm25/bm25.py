@@ -54,7 +54,7 @@ class BM25Retriever(Retriever):
         index = bm25_index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], self.options)
         rows, cols, scores = mutual_top_k(index.rows, index.n, index.m, self.options.top_k, self.options.min_relevance)
         return [
-            CandidatePair(
+            CandidatePair.model_construct(
                 reference_id=reference.clauses[ref_idx[i]].id,
                 input_id=input.clauses[inp_idx[j]].id,
                 relevance=score,

@@ -132,7 +132,7 @@ class HybridRetriever(Retriever):
         rows, cols, fused, cosine, bm25 = rows[plausible], cols[plausible], fused[plausible], cosine[plausible], bm25[plausible]
         kept = top_k_of_groups(rows, cols, fused, o.top_k) | top_k_of_groups(cols, rows, fused, o.top_k)
         return [
-            CandidatePair(
+            CandidatePair.model_construct(
                 reference_id=reference.clauses[ref_idx[i]].id,
                 input_id=input.clauses[inp_idx[j]].id,
                 similarity=c,
