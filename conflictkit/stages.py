@@ -18,6 +18,7 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
@@ -171,15 +172,35 @@ class Embedder(Component):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+@dataclass(frozen=True)
+class Settlement:
+    """What a retriever pairs before any clause is embedded: candidate pairs, each with at least one
+    clause no vector is needed for, and the clauses (positions in each whole document's ``clauses``)
+    it still needs vectors for and will rank in :meth:`Retriever.retrieve`."""
+
+    candidates: list[CandidatePair]
+    open_reference: list[int]
+    open_input: list[int]
+
+
 class Retriever(Component):
     """Pairs the clauses of two documents that may deal with the same matter.
 
     It must keep the number of pairs linear in the number of clauses: the judge sees tens of
     pairs per document pair, not thousands.
+
+    A retriever that ranks by vectors may first pair what needs none (:meth:`settle`): the engine
+    then embeds only the clauses left open and calls :meth:`retrieve` on those alone.
     """
 
     stage: ClassVar[StageName] = "retriever"
     needs_vectors: ClassVar[bool] = True
+
+    def settle(self, reference: IndexedDocument, input: IndexedDocument,
+               open: tuple[list[int], list[int]]) -> Settlement | None:
+        """Pairs found without vectors among the ``open`` clauses (positions in the whole documents given:
+        the operative clauses no identical pair settled), and those still open; None (the default): all are."""
+        return None
 
     @abstractmethod
     def retrieve(self, reference: IndexedDocument, input: IndexedDocument) -> list[CandidatePair]: ...

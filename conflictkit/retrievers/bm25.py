@@ -39,9 +39,14 @@ def _idf(corpus_size: int, doc_freq: np.ndarray) -> np.ndarray:
 
 
 class _Side:
-    """One document's clauses as sparse (clause, term, count) entries, grouped by clause, and their BM25 weights."""
+    """One document's clauses as sparse (clause, term, count) entries, grouped by clause, and their BM25 weights.
 
-    def __init__(self, token_lists: Sequence[list[str]], vocabulary: dict[str, int], params: BM25Params) -> None:
+    ``background`` are more clauses of the same document: they count in the corpus statistics
+    (document frequencies, average length) but are not scored.
+    """
+
+    def __init__(self, token_lists: Sequence[list[str]], vocabulary: dict[str, int], params: BM25Params,
+                 background: Sequence[list[str]] = ()) -> None:
         self.size = len(token_lists)
         rows = np.repeat(np.arange(self.size, dtype=np.int64), [len(t) for t in token_lists])
         terms = np.fromiter((vocabulary[t] for tokens in token_lists for t in tokens), dtype=np.int64, count=rows.size)
@@ -49,8 +54,13 @@ class _Side:
         keys, tf = np.unique(rows * width + terms, return_counts=True)  # sorted: grouped by clause, then term
         self.rows, self.terms, self.tf = keys // width, keys % width, tf.astype(np.float64)
         self.lengths = np.bincount(self.rows, weights=self.tf, minlength=self.size).astype(np.float64)
-        self.average_length = float(self.lengths.mean()) if self.size else 0.0
-        self.idf = _idf(self.size, np.bincount(self.terms, minlength=width).astype(np.float64))
+        corpus_size = self.size + len(background)
+        total_length = self.lengths.sum() + sum(len(tokens) for tokens in background)
+        self.average_length = float(total_length / corpus_size) if corpus_size else 0.0
+        doc_freq = np.bincount(self.terms, minlength=width).astype(np.float64)
+        known = [vocabulary[t] for tokens in background for t in set(tokens) if t in vocabulary]
+        doc_freq += np.bincount(np.asarray(known, dtype=np.int64), minlength=width)
+        self.idf = _idf(corpus_size, doc_freq)
         self.params = params
         # weights[entry]: what one occurrence of the entry's term in a query adds to its score against the entry's clause
         norm = 1 - params.b + params.b * self.lengths[self.rows] / self.average_length if self.average_length else 1.0
@@ -80,7 +90,11 @@ def _normalized_queries(side: _Side, self_scores: np.ndarray) -> np.ndarray:
 class BM25Index:
     """Normalized, symmetric BM25 relevance of reference texts (rows) against input texts (columns)."""
 
-    def __init__(self, reference: Sequence[str], input: Sequence[str], params: BM25Params | None = None) -> None:
+    def __init__(self, reference: Sequence[str], input: Sequence[str], params: BM25Params | None = None,
+                 background: tuple[Sequence[str], Sequence[str]] = ((), ())) -> None:
+        """``background``: more texts of each side that count in its corpus statistics but are not scored
+        (the rest of a document whose open clauses alone are compared): the scores are then those of the
+        whole documents' index, restricted to the texts given."""
         params = params or BM25Params()
         ref_tokens = [tokenize(t) for t in reference]
         inp_tokens = [tokenize(t) for t in input]
@@ -89,7 +103,8 @@ class BM25Index:
             for token in tokens:
                 vocabulary.setdefault(token, len(vocabulary))
         self.n, self.m = len(reference), len(input)
-        ref, inp = _Side(ref_tokens, vocabulary, params), _Side(inp_tokens, vocabulary, params)
+        ref = _Side(ref_tokens, vocabulary, params, [tokenize(t) for t in background[0]])
+        inp = _Side(inp_tokens, vocabulary, params, [tokenize(t) for t in background[1]])
         self._ref = ref
         self._ref_queries = _normalized_queries(ref, _self_scores(inp, ref))  # per reference entry
         inp_queries = _normalized_queries(inp, _self_scores(ref, inp))

@@ -81,3 +81,16 @@ def test_identical_clauses_score_one_and_disjoint_or_empty_ones_zero():
     assert 0.0 <= rel.min() and rel.max() <= 1.0
     assert bm25_matrix(["the", "of"], ["a"]).max() == 0.0  # no token on either side
     assert BM25Index(["a clause"], []).at(np.zeros(0, dtype=int), np.zeros(0, dtype=int)).size == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_background_texts_give_the_whole_documents_scores(seed):
+    """Scoring some texts of each side with the rest as background gives the whole index's scores for them."""
+    rng = random.Random(200 + seed)
+    reference, input = random_clauses(rng, rng.randint(3, 30)), random_clauses(rng, rng.randint(3, 30))
+    whole = bm25_matrix(reference, input)
+    rows = sorted(rng.sample(range(len(reference)), rng.randint(1, len(reference))))
+    cols = sorted(rng.sample(range(len(input)), rng.randint(1, len(input))))
+    rest = ([t for i, t in enumerate(reference) if i not in rows], [t for j, t in enumerate(input) if j not in cols])
+    index = BM25Index([reference[i] for i in rows], [input[j] for j in cols], background=rest)
+    assert np.allclose(index.rows(0, index.n), whole[np.ix_(rows, cols)], atol=1e-12)
