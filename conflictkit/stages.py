@@ -56,6 +56,9 @@ class Component(ABC):
     stage: ClassVar[StageName]
     Options: ClassVar[type[Options]] = Options
     version: ClassVar[str] = "1"
+    runtime_options: ClassVar[frozenset[str]] = frozenset()
+    """Options that change how a backend runs (threads, batch sizes), never what it returns: left out of
+    its fingerprint, so changing them keeps every cached result."""
 
     def __init__(self, options: Options | dict | None = None) -> None:
         if options is None:
@@ -83,10 +86,8 @@ class Component(ABC):
     @property
     def fingerprint(self) -> str:
         """Identifies this backend and its options in cache keys and params.json."""
-        payload = json.dumps(
-            {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")},
-            sort_keys=True,
-        )
+        options = self.options.model_dump(mode="json", exclude=set(self.runtime_options))
+        payload = json.dumps({"name": self.name, "version": self.version, "options": options}, sort_keys=True)
         return f"{self.name}@{self.version}:{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
 
     def describe(self) -> dict:
