@@ -177,6 +177,12 @@ class Engine:
         """
         return self._indexed(document, self.clauses(document), with_vectors=True)
 
+    def prepare(self, document: Document) -> IndexedDocument:
+        """Segment and filter a document now and keep it among the engine's recent indexes (a batch does
+        this for a reference before its workers start): a later comparison with it segments nothing.
+        Its clauses are embedded only if the judge reads every clause's vector."""
+        return self._indexed(document, self.clauses(document), self._judge_reads_vectors)
+
     @property
     def _judge_reads_vectors(self) -> bool:
         """Whether the judge reads the documents' clause vectors, not only the pairs' similarities."""

@@ -92,3 +92,31 @@ def test_unknown_engine_and_misplaced_address():
         get_engine("spark", 1, None)
     with pytest.raises(UserError, match="--address is for a cluster engine"):
         get_engine("local", 1, "ray://head:10001")
+
+
+def test_a_worker_reads_and_segments_a_reference_once_while_it_is_unchanged(portfolio, fast_config, tmp_path):
+    from conflictkit.batch.worker import Worker
+
+    reference = tmp_path / "template.md"
+    reference.write_text(REFERENCE.read_text(encoding="utf-8"), encoding="utf-8")
+    worker = Worker(config_data(fast_config), cache=False)
+    worker.prepare([str(reference), str(tmp_path / "missing.md")])  # a missing reference fails its pairs later
+    first = worker.reference(str(reference))
+    assert worker.reference(str(reference)) is first
+    segmented = []
+    original = worker.engine._segment_fresh
+    worker.engine._segment_fresh = lambda document: segmented.append(document.path) or original(document)
+    for name in ("draft.md", "longer-notice.md"):
+        pair = pairs_from_inputs(str(reference), [str(portfolio[1] / name)])[0]
+        assert worker.compare(pair)[0].status == "ok"
+    assert str(reference) not in segmented and len(segmented) == 2  # only the inputs
+    reference.write_text(first.original.replace("thirty (30) days", "sixty (60) days"), encoding="utf-8")
+    assert worker.reference(str(reference)) is not first
+
+
+def test_shared_references_are_those_of_more_than_one_pair():
+    from conflictkit.batch.engines import shared_references
+    from conflictkit.batch.plan import BatchPair
+
+    pairs = [BatchPair("a.md", "x.md", "1"), BatchPair("b.md", "y.md", "2"), BatchPair("a.md", "z.md", "3")]
+    assert shared_references(pairs) == ["a.md"]
