@@ -29,7 +29,7 @@ class TextRenderer(Renderer):
             import click
 
             from conflictkit.report.escape import sanitize_controls
-            from conflictkit.report.render import summary_line
+            from conflictkit.report.summary import summary_line
 
             click.echo(sanitize_controls(summary_line(rendering.report)))
             return
