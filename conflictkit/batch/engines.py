@@ -6,9 +6,9 @@ first pair of each reference before the others, so the reference is indexed once
 pair finds it in the shared cache.
 
 The local engine shares the work instead of copying it: on a system that can fork it loads every
-model and reads and segments each shared reference in one process, then forks its workers from
-it, so the machine holds one copy of the model (the workers' pages stay shared until written) and
-no worker reads or segments the reference again.
+model and reads and segments each shared reference in one process, then forks the other workers
+from it and works alongside them, so the machine holds one copy of the model (the workers' pages
+stay shared until written) and no worker reads or segments the reference again.
 """
 
 from __future__ import annotations
@@ -99,8 +99,10 @@ class LocalEngine(BatchEngine):
             yield from self._run_spawned(pairs, config_data, cache)
 
     def _run_forked(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
-        """Prepare one worker here, then fork the pool's processes from this process: they inherit it."""
-        from concurrent.futures import ProcessPoolExecutor
+        """Prepare one worker here, fork the other workers' processes from this one (they inherit it), and
+        let this process compare pairs too whenever every forked worker has one: ``workers`` processes in all."""
+        from collections import deque
+        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
         worker = Worker(config_data, cache)
         worker.prepare(shared_references(pairs))
@@ -111,9 +113,20 @@ class LocalEngine(BatchEngine):
         gc.freeze()  # the collector then never writes to the inherited objects, so their pages stay shared
         try:
             # with "fork", the pool starts every process at once, before its own threads exist
-            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(pairs)),
-                                             mp_context=multiprocessing.get_context("fork"))
-            yield from self._collect(self._pool, [list(pairs)])
+            forked = min(self.workers, len(pairs)) - 1
+            self._pool = ProcessPoolExecutor(max_workers=forked, mp_context=multiprocessing.get_context("fork"))
+            queue, pending = deque(pairs), {}
+            while queue or pending:
+                while queue and len(pending) < 2 * forked:  # a forked worker never waits for this one to hand it work
+                    pair = queue.popleft()
+                    pending[self._pool.submit(compare_in_process, pair)] = pair
+                done = [future for future in pending if future.done()]
+                if not done and not queue:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield self._outcome(future, pending.pop(future))
+                if queue and not done:  # every forked worker is busy: this process takes the next pair
+                    yield worker.compare(queue.popleft())
         finally:
             gc.unfreeze()
             adopt_process_worker(None)
@@ -128,8 +141,8 @@ class LocalEngine(BatchEngine):
         )
         yield from self._collect(self._pool, waves(pairs, cache))
 
-    @staticmethod
-    def _collect(pool: ProcessPoolExecutor, wave_list: list[list[BatchPair]]) -> Iterator[Result]:
+    @classmethod
+    def _collect(cls, pool: ProcessPoolExecutor, wave_list: list[list[BatchPair]]) -> Iterator[Result]:
         from concurrent.futures import FIRST_COMPLETED, Future, wait
 
         for wave in wave_list:
@@ -137,11 +150,14 @@ class LocalEngine(BatchEngine):
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    pair = pending.pop(future)
-                    try:
-                        yield future.result()
-                    except Exception as exc:  # the worker process died (out of memory, killed)
-                        yield failed(pair, f"worker process failed: {type(exc).__name__}: {exc}")
+                    yield cls._outcome(future, pending.pop(future))
+
+    @staticmethod
+    def _outcome(future, pair: BatchPair) -> Result:
+        try:
+            return future.result()
+        except Exception as exc:  # the worker process died (out of memory, killed)
+            return failed(pair, f"worker process failed: {type(exc).__name__}: {exc}")
 
     def close(self) -> None:
         if self._pool is not None:
