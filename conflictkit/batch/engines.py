@@ -109,6 +109,8 @@ class LocalEngine(BatchEngine):
         # a tokenizer that ran threads here would warn in every child; workers need no threads of their own
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         adopt_process_worker(worker)
+        # an SQLite connection must not cross a fork: each process opens its own (this one reopens on its next use)
+        worker.engine.store.close()
         gc.collect()
         gc.freeze()  # the collector then never writes to the inherited objects, so their pages stay shared
         try:

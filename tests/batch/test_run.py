@@ -120,3 +120,23 @@ def test_shared_references_are_those_of_more_than_one_pair():
 
     pairs = [BatchPair("a.md", "x.md", "1"), BatchPair("b.md", "y.md", "2"), BatchPair("a.md", "z.md", "3")]
     assert shared_references(pairs) == ["a.md"]
+
+
+@pytest.mark.slow  # forks worker processes
+def test_forked_workers_share_the_cache_and_leave_it_sound(portfolio, fast_config, tmp_path, monkeypatch):
+    import sqlite3
+
+    from conflictkit.batch.engines import can_fork
+
+    if not can_fork():
+        pytest.skip("workers are forked only on Linux")
+    monkeypatch.setenv("CONFLICTKIT_CACHE_DIR", str(tmp_path / "cache"))
+    _, one = _run(portfolio, fast_config, tmp_path / "one", workers=1, cache=False)
+    _, two = _run(portfolio, fast_config, tmp_path / "two", workers=2, cache=True)
+    for a, b in zip(one.outcomes, two.outcomes):
+        assert a.status == b.status
+        if a.status == "ok":
+            assert _findings(tmp_path / "one", a) == _findings(tmp_path / "two", b)
+    with sqlite3.connect(tmp_path / "cache" / "cache.sqlite") as db:
+        assert db.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        assert db.execute("SELECT count(*) FROM entries WHERE namespace = 'report'").fetchone()[0] >= 3
