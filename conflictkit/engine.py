@@ -20,7 +20,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any
 
 import numpy as np
@@ -627,7 +626,7 @@ class Engine:
                 **component.describe(),
                 "fingerprint": component.fingerprint,
                 "package": info.package,
-                "package_version": _version_of(info.package),
+                "package_version": self.registry.version_of(info.package),
             }
             if component.usage():
                 usage[stage] = component.usage()
@@ -702,10 +701,3 @@ def _with_runs(document: IndexedDocument, runs: list[tuple[str, ...]]) -> Indexe
     if vectors is not None and rows:
         vectors = np.vstack([vectors, np.asarray(rows, dtype=vectors.dtype)])
     return IndexedDocument(document=document.document, clauses=[*document.clauses, *extra], vectors=vectors)
-
-
-def _version_of(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None

@@ -72,11 +72,29 @@ class Registry:
     asked about (the plugins' hooks for other stages are not called, so their modules stay unimported).
     """
 
-    def __init__(self, plugin_manager: pluggy.PluginManager | None = None, packages: dict[str, str] | None = None) -> None:
+    def __init__(self, plugin_manager: pluggy.PluginManager | None = None, packages: dict[str, str] | None = None,
+                 versions: dict[str, str] | None = None) -> None:
         self._backends: dict[str, dict[str, BackendInfo]] = {stage: {} for stage in STAGE_HOOKS}
         self._pm = plugin_manager
         self._packages = {"conflictkit": "conflictkit", **(packages or {})}
+        self._versions = dict(versions or {})
         self._collected: set[str] = set()
+
+    def version_of(self, package: str) -> str | None:
+        """The installed version of a package that provides backends (read with the entry points, else from
+        its metadata; None when it is not installed as a distribution)."""
+        from importlib import metadata
+
+        from conflictkit import __version__
+
+        if package == "conflictkit":
+            return __version__
+        if package not in self._versions:
+            try:
+                self._versions[package] = metadata.version(package)
+            except metadata.PackageNotFoundError:
+                return None
+        return self._versions[package]
 
     def add(self, cls: type[Component], package: str) -> None:
         from conflictkit.stages import STAGE_CLASSES
@@ -152,6 +170,7 @@ class PluginManager(pluggy.PluginManager):
     def __init__(self) -> None:
         super().__init__("conflictkit")
         self.packages: dict[str, str] = {}  # top-level module of a plugin -> its distribution's name
+        self.versions: dict[str, str] = {}  # distribution's name -> its version, as the entry points found it
 
 
 def _package_of(plugin: object, packages: dict[str, str]) -> str:
@@ -165,6 +184,7 @@ def _load_entry_points(pm: PluginManager) -> None:
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if ep.dist is not None:
             pm.packages.setdefault(ep.module.split(".")[0], ep.dist.name)
+            pm.versions.setdefault(ep.dist.name, ep.dist.version)
         if allow is not None and ep.name not in allow:
             continue
         if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
@@ -200,7 +220,7 @@ def build_plugin_manager(load_entry_points: bool = True) -> PluginManager:
 def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
     """A registry of every backend that the default and installed plugins register, collected stage by stage on use."""
     pm = pm or get_plugin_manager()
-    return Registry(pm, getattr(pm, "packages", None))
+    return Registry(pm, getattr(pm, "packages", None), getattr(pm, "versions", None))
 
 
 _PM: PluginManager | None = None
