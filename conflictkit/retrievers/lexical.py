@@ -8,9 +8,9 @@ their relevance is at least ``clear``, and it leads each one's runner-up by at l
 Both are then settled: they are paired with their lexical top-k (so the judge still sees the
 alternatives it would weigh) and need no vector. The clear pair's relevance is 1.0: the match is
 as full a sign of one matter as a high cosine is to the judge (it then rests P(same) on its own
-word, heading and atom evidence); their other pairs keep their BM25 relevance. What is left, clauses whose lexical match is
-missing or ambiguous (a rewritten clause, a new one, near-duplicates), is embedded and ranked by
-the retriever's own similarity.
+word, heading and atom evidence); their other pairs keep their BM25 relevance. What is left,
+clauses whose lexical match is missing or ambiguous (a rewritten clause, a new one,
+near-duplicates), is embedded and ranked by the retriever's own similarity.
 """
 
 from __future__ import annotations
@@ -51,33 +51,45 @@ def lexical_pass(reference: IndexedDocument, input: IndexedDocument, options: Le
     index = BM25Index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx],
                       background=background)
     by_row, by_col = top_k_rows_and_columns(index.rows, n, m, max(top_k, 2))
-    row_best, row_score, row_next = _best_and_next(by_row, n)
-    col_best, _, col_next = _best_and_next(by_col, m)
-    rows = np.arange(n)
-    clear = (row_best >= 0) & (row_score >= options.clear) & (row_score - row_next >= options.margin)
-    clear &= col_best[np.maximum(row_best, 0)] == rows
-    clear &= row_score - col_next[np.maximum(row_best, 0)] >= options.margin
-    settled_rows = set(rows[clear].tolist())
-    settled_cols = set(row_best[clear].tolist())
-    candidates: dict[tuple[int, int], float] = {}
-    for top, transposed in ((by_row, False), (by_col, True)):
-        for line, other, score, rank in zip(top.rows.tolist(), top.cols.tolist(), top.scores.tolist(), top.ranks.tolist()):
-            i, j = (other, line) if transposed else (line, other)
-            if rank <= top_k and score >= options.min_relevance and (i in settled_rows or j in settled_cols):
-                candidates[(i, j)] = score
-    clear_pairs = set(zip(rows[clear].tolist(), row_best[clear].tolist()))
-    pairs = []
-    for (i, j), score in sorted(candidates.items()):
-        # a clear match is full evidence of one matter, as a high cosine would be; other pairs keep their relevance
-        signals = {"bm25": score, "lexical_match": 1.0} if (i, j) in clear_pairs else {"bm25": score}
-        pairs.append(CandidatePair.model_construct(reference_id=reference.clauses[ref_idx[i]].id,
-                                                   input_id=input.clauses[inp_idx[j]].id,
-                                                   relevance=1.0 if (i, j) in clear_pairs else score, signals=signals))
+    clear = _clear_matches(by_row, by_col, n, m, options)
+    pairs = [
+        CandidatePair.model_construct(
+            reference_id=reference.clauses[ref_idx[i]].id, input_id=input.clauses[inp_idx[j]].id,
+            # a clear match is full evidence of one matter, as a high cosine would be; other pairs keep their relevance
+            relevance=1.0 if (i, j) in clear else score,
+            signals={"bm25": score, "lexical_match": 1.0} if (i, j) in clear else {"bm25": score},
+        )
+        for (i, j), score in _kept(by_row, by_col, clear, top_k, options.min_relevance)
+    ]
+    settled_rows, settled_cols = {i for i, _ in clear}, {j for _, j in clear}
     return Settlement(
         candidates=pairs,
         open_reference=[ref_idx[i] for i in range(n) if i not in settled_rows],
         open_input=[inp_idx[j] for j in range(m) if j not in settled_cols],
     )
+
+
+def _clear_matches(by_row, by_col, n: int, m: int, options: LexicalOptions) -> set[tuple[int, int]]:
+    """(row, column) of the clear matches: each the other's best, relevance >= clear, margin over both next bests."""
+    row_best, row_score, row_next = _best_and_next(by_row, n)
+    col_best, _, col_next = _best_and_next(by_col, m)
+    rows = np.arange(n)
+    best = np.maximum(row_best, 0)
+    clear = (row_best >= 0) & (row_score >= options.clear) & (row_score - row_next >= options.margin)
+    clear &= (col_best[best] == rows) & (row_score - col_next[best] >= options.margin)
+    return set(zip(rows[clear].tolist(), row_best[clear].tolist()))
+
+
+def _kept(by_row, by_col, clear: set[tuple[int, int]], top_k: int, floor: float) -> list[tuple[tuple[int, int], float]]:
+    """The lexical top-k pairs (either side's, relevance >= floor) that hold a settled clause, sorted."""
+    rows, cols = {i for i, _ in clear}, {j for _, j in clear}
+    kept: dict[tuple[int, int], float] = {}
+    for top, transposed in ((by_row, False), (by_col, True)):
+        for line, other, score, rank in zip(top.rows.tolist(), top.cols.tolist(), top.scores.tolist(), top.ranks.tolist()):
+            i, j = (other, line) if transposed else (line, other)
+            if rank <= top_k and score >= floor and (i in rows or j in cols):
+                kept[(i, j)] = score
+    return sorted(kept.items())
 
 
 def _best_and_next(top, lines: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
