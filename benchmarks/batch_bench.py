@@ -95,6 +95,7 @@ def run_engine(name: str, workers: int, folder: Path, out: Path, config: str | N
     # run outside the checkout: `python -m conflictkit` would otherwise import its source, not the install's
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cache)
     peaks: dict[int, tuple[str, int]] = {}  # pid -> (name, largest RSS seen)
+    cpu: dict[int, float] = {}  # pid -> CPU seconds (user + system) at its last sample
     peak_pss = 0  # the largest sum of PSS over every process at one moment
     root = psutil.Process(proc.pid)
     while proc.poll() is None:
@@ -106,6 +107,8 @@ def run_engine(name: str, workers: int, folder: Path, out: Path, config: str | N
                     label = " ".join(p.cmdline()[:3])
                     peaks[p.pid] = (label, max(memory.rss, peaks.get(p.pid, ("", 0))[1]))
                     total_pss += getattr(memory, "pss", memory.rss)
+                    times = p.cpu_times()
+                    cpu[p.pid] = times.user + times.system
         except psutil.Error:
             pass
         peak_pss = max(peak_pss, total_pss)
@@ -122,7 +125,15 @@ def run_engine(name: str, workers: int, folder: Path, out: Path, config: str | N
     per_worker = max(workers_rss) if workers_rss else peaks.get(proc.pid, ("", 0))[1]
     return {"engine": name, "workers": workers, "seconds": elapsed, "pairs": summary["totals"]["pairs"],
             "failed": summary["totals"]["failed"], "peak_rss_mb": per_worker / 2**20,
-            "all_rss_mb": sum(rss for _, rss in peaks.values()) / 2**20, "pss_mb": peak_pss / 2**20, "out": out}
+            "all_rss_mb": sum(rss for _, rss in peaks.values()) / 2**20, "pss_mb": peak_pss / 2**20, "out": out,
+            "cpu": sum(cpu.values()), "busiest_cpu": max(cpu.values(), default=0.0)}
+
+
+def idle_seconds(run: dict, cores: int) -> float:
+    """What the run's wall time would be on an idle machine with ``cores`` cores, from its processes' CPU
+    times: no less than its busiest process's CPU time, nor than all its CPU time spread over the cores.
+    An estimate (it ignores waits for one another), for a machine too loaded to measure it on."""
+    return max(run["busiest_cpu"], run["cpu"] / max(1, min(cores, run["workers"] + 1)))
 
 
 def findings_of(out: Path) -> dict[str, list]:
@@ -181,22 +192,30 @@ def main() -> None:
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; shared with other "
         f"sessions, load average {min(loads):.1f}-{max(loads):.1f} during the runs: compare the rows as ratios.",
         "",
-        "| install | engine | workers | pairs | failed | wall s (median) | pairs/min | vs 1 worker | peak RSS per worker (MB) "
-        "| peak PSS, every process (MB) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| install | engine | workers | pairs | failed | wall s (median) | pairs/min | vs 1 worker | CPU s, all / busiest process "
+        "| idle estimate vs 1 worker | peak RSS per worker (MB) | peak PSS, every process (MB) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    cores = os.cpu_count() or 1
     for (label, _, name, workers), rows in runs.items():
         one = runs.get((label, _, name, 1)) or rows
         rate = 60 * rows[0]["pairs"] / median(rows, "seconds")
         base = 60 * one[0]["pairs"] / median(one, "seconds")
         seconds = ", ".join(f"{r['seconds']:.1f}" for r in rows)
+        idle = statistics.median(idle_seconds(r, cores) for r in one) / statistics.median(idle_seconds(r, cores) for r in rows)
         lines.append(f"| {label} | {name} | {workers} | {rows[0]['pairs']} | {rows[0]['failed']} | {median(rows, 'seconds'):.1f} "
-                     f"({seconds}) | {rate:.1f} | {rate / base:.2f}x | {median(rows, 'peak_rss_mb'):.0f} | {median(rows, 'pss_mb'):.0f} |")
+                     f"({seconds}) | {rate:.1f} | {rate / base:.2f}x | {median(rows, 'cpu'):.1f} / {median(rows, 'busiest_cpu'):.1f} "
+                     f"| {idle:.2f}x | {median(rows, 'peak_rss_mb'):.0f} | {median(rows, 'pss_mb'):.0f} |")
     lines += [
         "",
         f"Model load (a fresh process's `Engine.warm_up()`): {load:.2f} s.",
         "Identical findings (kind, P(conflict), both spans) for every pair in every run, engine and worker count: "
         + "; ".join(f"{label} **{'yes' if same else 'NO'}**" for label, same in identical.items()) + ".",
+        "",
+        f"The idle estimate is the 1-worker run's wall time on an idle {cores}-core machine over this run's, each taken",
+        "as its busiest process's CPU seconds or all its CPU seconds spread over the cores, whichever is larger",
+        "(`idle_seconds`): an estimate for a machine too loaded to measure the speed-up on, since a process's wall time",
+        "there is mostly waiting for a core.",
         "",
         "RSS is sampled every 0.25 s from every process the run starts: per worker is the largest pool worker or Ray",
         "actor (the CLI itself for one in-process worker). PSS (proportional set size) splits each shared page among",
