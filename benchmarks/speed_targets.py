@@ -5,7 +5,8 @@
 
 Every figure is a whole process as a user runs it (``conflictkit`` from an install, bytecode
 cached, its own cache directory): wall seconds and the child's CPU seconds (user + system, every
-thread). Cases: the bundled samples, Common Paper CSA 1.1 -> 2.0 (../shared/corpus, never copied)
+thread). Compares print with ``-q`` (the summary line); for the samples a warm run printing the
+whole text view is timed too. Cases: the bundled samples, Common Paper CSA 1.1 -> 2.0 (../shared/corpus, never copied)
 and the ~50-page pair of ``default_targets.py``. Per case: ``offline`` cold (a fresh cache, model
 load included) and warm (the same cache again), ``fast`` cold and warm, and `redlines` (the pip
 package, for comparison only: ``redlines compare A B``, its JSON, given with ``--redlines`` as the
@@ -90,6 +91,9 @@ def main() -> None:
                 warm = run(cmd, {**env, "CONFLICTKIT_CACHE_DIR": str(cache)})
                 results.setdefault((label, case, f"{what} cold"), []).append(cold)
                 results.setdefault((label, case, f"{what} warm"), []).append(warm)
+                if what == "offline" and case == "samples":  # the whole text view, not just its summary line
+                    view = run([c for c in cmd if c != "-q"], {**env, "CONFLICTKIT_CACHE_DIR": str(cache)})
+                    results.setdefault((label, case, "offline warm, text view"), []).append(view)
             else:
                 results.setdefault(key, []).append(run(cmd, {**env, "CONFLICTKIT_CACHE_DIR": str(work / "cache-misc")}))
         loads.append(os.getloadavg()[0])
@@ -114,8 +118,10 @@ def main() -> None:
             key = (label, "", what)
             lines.append(f"| {label} | | `conflictkit {what}` | {med(key):.2f} | {med(key, 1):.2f} | {target} |")
         for case in cases:
-            for what in ("offline cold", "fast cold", "offline warm", "fast warm"):
+            for what in ("offline cold", "fast cold", "offline warm", "fast warm", "offline warm, text view"):
                 key = (label, case, what)
+                if key not in results:
+                    continue
                 notes = []
                 if what == "offline cold":
                     fast = med((label, case, "fast cold"))
