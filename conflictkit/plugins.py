@@ -61,6 +61,15 @@ def register_judges(register):
 
 
 @hookimpl
+def register_families(register):
+    """The legal-atoms judge's built-in rule families (one module each), collected when the judge first asks."""
+    from conflictkit.judges.atoms.family import builtin_families
+
+    for family in builtin_families():
+        register(family)
+
+
+@hookimpl
 def register_renderers(register):
     from conflictkit.report.renderers import HtmlRenderer, JsonRenderer, MarkdownRenderer, RedlineRenderer, TextRenderer
 

@@ -13,11 +13,12 @@ that stage is looked up. A plugin module should therefore import its backends in
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import sys
 from dataclasses import dataclass
 from importlib import metadata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from conflictkit.stages import Component, Loader, Renderer, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
+_GENERATIONS = itertools.count(1)
 
 # Every stage a plugin can register backends for, in the order `conflictkit backends` lists them;
 # each has a ``register_<stage>s`` hook in :mod:`conflictkit.hookspecs`.
@@ -66,10 +68,12 @@ class BackendInfo:
 
 
 class Registry:
-    """Backends by stage and name. Refuses duplicates; an unknown name lists the available ones.
+    """Backends by stage and name, and the legal-atoms judge's rule families. Refuses duplicates; an
+    unknown name lists the available ones.
 
     Built from a plugin manager, a stage's backends are collected the first time that stage is
-    asked about (the plugins' hooks for other stages are not called, so their modules stay unimported).
+    asked about (the plugins' hooks for other stages are not called, so their modules stay unimported);
+    the rule families the first time they are asked for.
     """
 
     def __init__(self, plugin_manager: pluggy.PluginManager | None = None, packages: dict[str, str] | None = None,
@@ -79,6 +83,9 @@ class Registry:
         self._packages = {"conflictkit": "conflictkit", **(packages or {})}
         self._versions = dict(versions or {})
         self._collected: set[str] = set()
+        self._families: dict[str, tuple[Any, str]] = {}
+        self.generation = next(_GENERATIONS)
+        """Which registry this is: what is derived from its families (the judge's options) is keyed by it."""
 
     def version_of(self, package: str) -> str | None:
         """The installed version of a package that provides backends (read with the entry points, else from
@@ -95,6 +102,42 @@ class Registry:
             except metadata.PackageNotFoundError:
                 return None
         return self._versions[package]
+
+    def add_family(self, family: Any, package: str) -> None:
+        """A rule family of the legal-atoms judge, from ``package``; a second family of one name is refused."""
+        from conflictkit.judges.atoms.family import Family
+
+        if not isinstance(family, Family):
+            raise ConfigError(f"{package}: register_families registered {family!r}, not a Family")
+        existing = self._families.get(family.name)
+        if existing is not None and existing[0] is not family:
+            raise ConfigError(f"rule family {family.name!r} is registered twice: by {existing[1]} and by {package}; "
+                              "uninstall one of them or rename the family")
+        providers = {name: other for other, _ in self._families.values() if other is not family for name in other.facts}
+        clash = next((name for name in family.facts if name in providers), None)
+        if clash is not None:
+            raise ConfigError(f"{package}: family {family.name!r} provides the fact {clash!r}, which family "
+                              f"{providers[clash].name!r} provides already")
+        self._families[family.name] = (family, package)
+
+    def _collect_families(self) -> dict[str, tuple[Any, str]]:
+        """The rule families, collected from the plugins' ``register_families`` hooks on first use."""
+        if "families" not in self._collected and self._pm is not None:
+            self._collected.add("families")
+            for impl in self._pm.hook.register_families.get_hookimpls():
+                def register_family(family: Any, _package: str = _package_of(impl.plugin, self._packages)) -> None:
+                    self.add_family(family, _package)
+
+                impl.function(register=register_family)
+        return self._families
+
+    def families(self) -> tuple[Any, ...]:
+        """Every registered rule family, in extraction order (``claims``, then name)."""
+        return tuple(sorted((f for f, _ in self._collect_families().values()), key=lambda f: (f.claims, f.name)))
+
+    def family_package(self, name: str) -> str:
+        """The package that registered the family ``name``."""
+        return self._collect_families()[name][1]
 
     def add(self, cls: type[Component], package: str) -> None:
         from conflictkit.stages import STAGE_CLASSES

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "batch": ("conflictkit.cli.batch", "batch"),
     "backends": ("conflictkit.cli.inspect", "backends"),
     "config": ("conflictkit.cli.inspect", "config"),
+    "languages": ("conflictkit.cli.languages", "languages"),
     "bench": ("conflictkit.cli.bench", "bench"),
     "calibrate": ("conflictkit.cli.calibrate", "calibrate"),
     "explain": ("conflictkit.cli.explain", "explain"),

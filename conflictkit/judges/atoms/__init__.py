@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
-from conflictkit.judges.atoms.judge import DifferenceWeights, LegalAtomsJudge, LegalAtomsOptions
+from conflictkit.judges.atoms.family import Family
+from conflictkit.judges.atoms.judge import LegalAtomsJudge
 
-__all__ = ["ClauseAtoms", "Difference", "DifferenceWeights", "LegalAtomsJudge", "LegalAtomsOptions", "compare",
+
+def __getattr__(name: str):
+    if name in ("DifferenceWeights", "LegalAtomsOptions"):  # built from the registered families, when asked for
+        from conflictkit.judges.atoms import judge
+
+        return getattr(judge, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ClauseAtoms", "Difference", "DifferenceWeights", "Family", "LegalAtomsJudge", "LegalAtomsOptions", "compare",
            "extract"]
-
