@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from conflictkit.configfile import (  # noqa: F401 (re-exported: where config files are found and read)
+    MAX_DEPTH,
     PRESETS_DIR,
     load_yaml,
     locate_config,
@@ -85,7 +86,23 @@ class AlignmentConfig(_Strict):
 
 
 class Limits(_Strict):
+    """The budgets every input is held to, whatever it claims; an input over one is refused in one line
+    (:class:`~conflictkit.errors.LimitError`, exit 2) before the work it would cost grows memory or time."""
+
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
+    max_unpacked_bytes: int = Field(
+        100_000_000, gt=0,
+        description="what a file's compressed parts may unpack to: the parts of a .docx, the streams of a PDF; "
+        "a zip or Flate bomb is refused before it is inflated",
+    )
+    max_paragraphs: int = Field(
+        50_000, gt=0, description="paragraphs and table rows of a .docx (body, notes, headers and footers together)",
+    )
+    max_pages: int = Field(2_000, gt=0, description="pages of a PDF, refused before any page is read")
+    max_page_objects: int = Field(
+        2_000_000, gt=0,
+        description="text runs, paths and images on a PDF's pages together, counted as each page is read",
+    )
     max_clauses: int = Field(
         200_000, gt=0,
         description="refuse a document with more clauses than this, before embedding it",

@@ -6,7 +6,8 @@ reading and normalizing both documents and segmenting keys out of them: most of 
 time. This key needs none of that. It is made of what decides a comparison's outcome, read as
 cheaply as possible: both files' bytes and extensions, the config as written (the resolved one is
 a function of it and of the code), the installed code itself (the files of conflictkit and of every
-plugin package: path, size and modification time, so an upgrade or an edit changes it), and the
+plugin package: path, size and modification time, so an upgrade or an edit changes it, and the
+versions of what they require, as every cache key has them: :mod:`conflictkit.codekey`), and the
 environment variables that change what loads. A comparison that succeeded is saved under its key
 with both documents' texts and source maps; the same key later gives the same report, rendered
 without resolving the config, importing any backend or reading the documents again (the summary
@@ -113,8 +114,13 @@ def rerun_key(config_data: Any, paths: list[str], options: dict[str, Any] | None
         except OSError:
             return None  # the normal path says what is wrong with it
         files.append([Path(path).suffix.lower(), hashlib.sha256(data).hexdigest()])
+    from conflictkit.codekey import code_key
+
     payload = {
-        "version": __version__, "pipeline": PIPELINE_VERSION, "code": code_stamp(), "config": config_data,
+        "version": __version__, "pipeline": PIPELINE_VERSION, "code": code_stamp(),
+        # the cache's own key of the code (conflictkit.codekey): the versions of what the core and every
+        # plugin require too, so upgrading onnxruntime or a model library answers afresh
+        "distributions": code_key(rules=False), "config": config_data,
         "files": files, "options": options or {}, "environment": {k: os.environ.get(k) for k in ENVIRONMENT},
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()

@@ -28,6 +28,7 @@ from conflictkit.context import DocumentContext
 from conflictkit.model import CandidatePair, Clause, Document, DocumentSource, IndexedDocument, Judgement
 
 if TYPE_CHECKING:
+    from conflictkit.config import Limits
     from conflictkit.lexicon import LanguagePack
     from conflictkit.store import Store
 
@@ -159,6 +160,22 @@ class Loader(Component):
     def sniff(cls, data: bytes) -> bool:
         """Whether ``data`` is in this loader's format whatever the file is called."""
         return False
+
+    _limits: Limits | None = None
+
+    def use_limits(self, limits: Limits) -> None:
+        """The budgets to hold while reading (the config's ``limits:``): pages, paragraphs, unpacked bytes.
+        A loader refuses a file over one with :func:`~conflictkit.errors.over_limit` before its memory grows."""
+        self._limits = limits
+
+    @property
+    def limits(self) -> Limits:
+        """The budgets given by :meth:`use_limits`, else the defaults."""
+        if self._limits is None:
+            from conflictkit.config import Limits
+
+            self._limits = Limits()
+        return self._limits
 
     @abstractmethod
     def load(self, data: bytes, name: str, revision: Revision = "accepted") -> LoadedText: ...

@@ -30,7 +30,7 @@ def parse_fail_on(value: str | None) -> set[str]:
     return {KIND_ALIASES[w] for w in words}
 
 
-def read_documents(reference: str, input: str, limit: int):
+def read_documents(reference: str, input: str, limits):
     """Both documents, either of them read from stdin when given as ``-``."""
     from conflictkit.loaders import document_from_bytes, read_document
 
@@ -40,8 +40,8 @@ def read_documents(reference: str, input: str, limit: int):
         return None
     if sys.stdin.isatty():
         raise UserError("'-' reads a document from stdin, but stdin is a terminal; pipe the document in (e.g. < draft.md)")
-    data = sys.stdin.buffer.read(limit + 1)
-    return tuple(document_from_bytes(data, "<stdin>", limit) if path == STDIN else read_document(path, limit)
+    data = sys.stdin.buffer.read(limits.max_document_bytes + 1)
+    return tuple(document_from_bytes(data, "<stdin>", limits) if path == STDIN else read_document(path, limits)
                  for path in (reference, input))
 
 
@@ -62,8 +62,8 @@ class FormatOption(click.Option):
 
 
 @click.command()
-@click.argument("reference", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
-@click.argument("input", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
+@click.argument("reference", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
+@click.argument("input", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
 @click.option("--revisions", "revisions", metavar="FILE.docx",
               help="Compare a Word file's own original (tracked changes rejected) with its revised text (accepted), instead of two files.")
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")
@@ -130,7 +130,8 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
             if out_dir:
                 from conflictkit.report.writer import write_outputs
 
-                write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)
+                # a subfolder where --out could not be swapped
+                out_dir = str(write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)[0].parent)
         report = rendering.report
         print_notes(report)
         print_result(rendering, renderer, out_dir)
@@ -147,7 +148,7 @@ def run_comparison(data, source: str, reference: str | None, input: str | None, 
     from conflictkit.store import get_store
 
     config = resolve(data, source)
-    documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
+    documents = None if revisions else read_documents(reference, input, config.limits)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)

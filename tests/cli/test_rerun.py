@@ -69,3 +69,26 @@ def test_a_damaged_or_missing_entry_and_out_take_the_normal_path(fast, tmp_path)
     again = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "json", "--out", out)
     assert again.stdout == first.stdout and (out / "report.json").is_file()
     assert run("compare", REFERENCE, INPUT, "--config", fast, "--format", "json", "--no-cache").stdout == first.stdout
+
+
+def test_the_key_changes_when_a_requirement_is_upgraded(tmp_path, monkeypatch):
+    """Upgrading what the code requires (numpy, onnxruntime) with the code itself unchanged answers afresh."""
+    from conflictkit import codekey
+
+    def forget():
+        for cached in (codekey._code_key, codekey.distribution_key, codekey.installed_versions):
+            cached.cache_clear()
+
+    forget()
+    key = rerun.rerun_key({}, [str(REFERENCE), str(INPUT)])
+    versions = codekey.installed_versions()
+    assert "numpy" in versions  # a requirement of the core
+    upgraded = {**versions, "numpy": versions["numpy"] + ".post1"}
+    monkeypatch.setattr(codekey, "installed_versions", lambda: upgraded)
+    codekey._code_key.cache_clear()
+    codekey.distribution_key.cache_clear()
+    try:
+        assert rerun.rerun_key({}, [str(REFERENCE), str(INPUT)]) != key
+    finally:
+        monkeypatch.undo()
+        forget()
