@@ -28,7 +28,6 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from conflictkit import hookimpl
 from conflictkit.errors import ConfigError
 from conflictkit.judges.evidence import quotes_a_change
 from conflictkit.model import CandidatePair, Judgement, Reason
@@ -343,9 +342,3 @@ def fit(X: np.ndarray | Sequence[Sequence[float]], y: Sequence[int], l2: float =
         if np.max(np.abs(step)) < 1e-8:
             break
     return {"weights": [float(t) for t in theta[:-1]], "bias": float(theta[-1])}
-
-
-@hookimpl
-def register_judges(register):
-    register(CascadeJudge)
-    register(WeightedJudge)
