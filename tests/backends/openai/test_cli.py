@@ -69,6 +69,18 @@ def test_an_explainer_failure_after_retries_is_exit_1_with_the_findings_written(
     assert json.loads((out / "report.json").read_text())["recommendations"]
 
 
+def test_a_rerun_after_an_explainer_failure_asks_again_not_the_store(tmp_path, server, fake):
+    config = write_config(tmp_path, server, judge=False, max_retries=0)
+    fake.storm(500, 1)
+    assert run("compare", REFERENCE, INPUT, "--config", config).returncode == 1
+    fake.calm()
+    before = fake.count(None)
+    proc = run("compare", REFERENCE, INPUT, "--config", config)
+    assert proc.returncode == 0 and fake.count(None) > before, proc.stderr  # not the explanation-less result, reprinted
+    after = fake.count(None)
+    assert run("compare", REFERENCE, INPUT, "--config", config).returncode == 0 and fake.count(None) == after  # now it is
+
+
 def test_a_judge_failure_is_exit_1_and_writes_nothing(tmp_path, server, fake):
     config = write_config(tmp_path, server, explainer=False)
     fake.storm(500, 1)
