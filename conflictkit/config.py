@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.lexicon import AUTO, DEFAULT_LANGUAGE, load
 from conflictkit.stages import STAGES, StageName
 
 # The top-level configs/ folder, installed as the package conflictkit.presets (setup.py maps it), so
@@ -134,6 +135,10 @@ class Config(_Strict):
     """The whole configuration. ``Config()`` is the offline default (configs/offline.yaml)."""
 
     version: Literal[1] = 1
+    language: str = Field(
+        DEFAULT_LANGUAGE,
+        description="the language pack every stage reads words with (segmenter, filter, judge, redline): a pack's "
+                    "code (`conflictkit languages` lists them), or auto to detect it from the two documents")
     pipeline: PipelineConfig = PipelineConfig()
     thresholds: Thresholds = Thresholds()
     alignment: AlignmentConfig = AlignmentConfig()
@@ -141,6 +146,13 @@ class Config(_Strict):
 
     def specs(self) -> dict[StageName, ComponentSpec | None]:
         return {stage: getattr(self.pipeline, stage) for stage in STAGES}
+
+    @field_validator("language")
+    @classmethod
+    def _a_pack(cls, value: str) -> str:
+        if value != AUTO:
+            load(value)  # one line naming what is wrong: no such pack, or a pack incomplete or malformed
+        return value
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -151,7 +163,7 @@ def _format_errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[s
     problems = []
     for err in exc.errors():
         loc = prefix + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        message = err["msg"]
+        message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             message = "unknown key"
         problems.append(f"{_path(loc)}: {message}")
@@ -182,7 +194,7 @@ def resolve(data: Any, source: str = "config") -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the top level must be a mapping (version, pipeline, thresholds), not {type(data).__name__}")
     try:
-        config = Config.model_validate(data)
+        config = Config.model_validate(_judge_language_moved(data))
     except ValidationError as exc:
         raise ConfigError(_joined(source, _format_errors(exc))) from None
     problems: list[str] = []
@@ -197,6 +209,20 @@ def resolve(data: Any, source: str = "config") -> Config:
     if problems:
         raise ConfigError(_joined(source, problems))
     return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})
+
+
+def _judge_language_moved(data: dict[str, Any]) -> dict[str, Any]:
+    """Configs written before language packs chose the language in the legal-atoms judge's options
+    (``pipeline.judge.options.language``); it is the top-level ``language`` now, read from there when
+    the config gives no top-level one."""
+    judge = data.get("pipeline", {}).get("judge") if isinstance(data.get("pipeline"), dict) else None
+    options = judge.get("options") if isinstance(judge, dict) else None
+    if not isinstance(options, dict) or "language" not in options or judge.get("use") != "legal-atoms":
+        return data
+    options = {k: v for k, v in options.items() if k != "language"}
+    moved = {**data, "pipeline": {**data["pipeline"], "judge": {**judge, "options": options}}}
+    moved.setdefault("language", judge["options"]["language"])
+    return moved
 
 
 def _joined(source: str, problems: list[str]) -> str:

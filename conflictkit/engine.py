@@ -32,7 +32,7 @@ from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
 from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
-from conflictkit.lexicon import DEFAULT_LANGUAGE
+from conflictkit.lexicon import AUTO, LanguagePack, detect, load
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
@@ -93,6 +93,10 @@ class Engine:
         for component in self.components.values():
             if component is not None:
                 component.use_store(self.store)
+        self.pack: LanguagePack | None = None
+        """The language pack the stages read; with ``language: auto``, detected anew for each comparison."""
+        if config.language != AUTO:
+            self._use_language(load(config.language))
         self._warmed: set[str] = set()
         # The last few documents indexed by this engine, by index key and file hash: a batch compares
         # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
@@ -222,7 +226,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return flag_navigation(flag_non_operative(clauses, document), document.original)
+        return flag_navigation(flag_non_operative(clauses, document), document.original, self._language)
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses
@@ -319,6 +323,7 @@ class Engine:
         """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        self._detect_language(reference.normalized, input.normalized)
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
         # identical pairs are settled first, so the pair limit counts only what retrieval will rank
@@ -418,7 +423,21 @@ class Engine:
 
     @property
     def _language(self) -> str:
-        return str(getattr(self.judge.options, "language", None) or DEFAULT_LANGUAGE)
+        return self.pack.language if self.pack is not None else load().language
+
+    def _use_language(self, pack: LanguagePack) -> None:
+        """Hand every stage that reads words the pack (its fingerprint keys their cached work)."""
+        self.pack = pack
+        for component in self.components.values():
+            if component is not None:
+                component.use_language(pack)
+
+    def _detect_language(self, *texts: str) -> None:
+        """``language: auto``: the pack the texts are written in (:func:`conflictkit.lexicon.detect`)."""
+        if self.config.language == AUTO:
+            code = detect(list(texts))
+            if self.pack is None or self.pack.language != code:
+                self._use_language(load(code))
 
     def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument,
                context: DocumentContext | None = None) -> list[Judgement]:
@@ -449,7 +468,7 @@ class Engine:
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
-        findings = build_findings(alignment, ref, inp)
+        findings = build_findings(alignment, ref, inp, self.pack)
         checked = ground_findings(findings, ref, inp)
         report = build_report(ref, inp, findings, alignment, candidates, judgements, checked, thresholds.model_dump())
         report["alignment"] = config.alignment.model_dump()
@@ -546,6 +565,7 @@ class Engine:
         """Judge clause pairs given as texts (benchmarks): each pair is one candidate, no retrieval."""
         if not pairs:
             return []
+        self._detect_language(*(text for pair in pairs for text in pair))
         ref = self._clauses_document([a for a, _ in pairs], "reference")
         inp = self._clauses_document([b for _, b in pairs], "input")
         candidates = []
@@ -598,6 +618,7 @@ class Engine:
             "pipeline_version": PIPELINE_VERSION,
             "config": config_data(config),
             "config_yaml": dump_config(config),
+            "language": self._language,
             "backends": backends,
             "usage": usage,
         }

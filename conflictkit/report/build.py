@@ -47,11 +47,11 @@ def _moved_reason(reference: Quote, input: Quote) -> Reason:
                   detail=f"moved from {where(reference)} of the reference to {where(input)} of the input")
 
 
-def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument) -> dict:
+def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument, pack=None) -> dict:
     from conflictkit.grounding import redline
 
     ref_quote, inp_quote = quote_of_run(reference, link.reference), quote_of_run(input, link.input)
-    changes = redline(ref_quote.text, inp_quote.text)
+    changes = redline(ref_quote.text, inp_quote.text, pack)
     judgement = link.judgement
     reasons = list(judgement.reasons) + ([_moved_reason(ref_quote, inp_quote)] if link.moved else [])
     return {
@@ -73,15 +73,16 @@ def _move(block: list[Link], reference: IndexedDocument, input: IndexedDocument)
     }
 
 
-def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument) -> list[Finding]:
-    """Deviations in reference order, then moves, missing (reference order), added (input order)."""
+def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument, pack=None) -> list[Finding]:
+    """Deviations in reference order, then moves, missing (reference order), added (input order); the
+    redline of a deviation marks the words of ``pack`` (the comparison's language) that may reverse meaning."""
     findings: list[Finding] = []
 
     def add(fields: dict) -> None:
         findings.append(Finding(id=f"F{len(findings) + 1:04d}", **fields))
 
     for link in alignment.deviations:
-        add(_deviation(link, reference, input))
+        add(_deviation(link, reference, input, pack))
     for block in alignment.moves:
         add(_move(block, reference, input))
     for gap in alignment.missing:

@@ -16,7 +16,6 @@ import re
 from pydantic import Field
 
 from conflictkit.hookspecs import hookimpl
-from conflictkit.lexicon import MODALS
 from conflictkit.model import Clause, ClauseKind, Document
 from conflictkit.segmenters.blocks import Block, scan
 from conflictkit.segmenters.kinds import (
@@ -29,6 +28,7 @@ from conflictkit.segmenters.kinds import (
 )
 from conflictkit.segmenters.markdown import is_markdown, markdown_blocks
 from conflictkit.segmenters.markup import drop_quote_marks, strip_markup
+from conflictkit.segmenters.words import reading, words
 from conflictkit.segmenters.tree import Node, SectionTree
 from conflictkit.stages import Options, Segmenter
 
@@ -49,7 +49,6 @@ class RulesSegmenterOptions(Options):
 
 _PLAIN_TITLE = 7  # Block.level of a plain-text title line
 _INDENTATION = re.compile(r"^[ \t>]+", re.MULTILINE)
-_ATTACHMENT = re.compile(r"\b(?:exhibit|schedule|annex|appendix|attachment|addendum)\b", re.IGNORECASE)
 
 
 class _SignatureRegion:
@@ -62,7 +61,7 @@ class _SignatureRegion:
         """Whether this block is part of a signature block (opening or closing the region as it goes)."""
         label = block.label
         if (block.kind == "heading" and 0 < block.level < _PLAIN_TITLE) or (label is not None and label.kind == "top") \
-                or (block.kind == "heading" and _ATTACHMENT.search(text)):
+                or (block.kind == "heading" and words().attachments.search(text)):
             self.open = False  # a new part of the document (an exhibit, a schedule) starts here
             return False
         if opens_signatures(text):
@@ -70,7 +69,8 @@ class _SignatureRegion:
             return True
         if not self.open:
             return False
-        short = len(text) <= 100 and not any(w.lower().strip(".,;:") in MODALS for w in text.split())
+        modals = words().modals
+        short = len(text) <= 100 and not any(w.lower().strip(".,;:") in modals for w in text.split())
         if is_signature_field(text) or short:
             return True
         self.open = False
@@ -87,10 +87,13 @@ class RulesSegmenter(Segmenter):
     name = "rules"
     Options = RulesSegmenterOptions
     version = "2"  # 2: Markdown read with markdown-it; soft line breaks never end a clause
+    reads_words = True
 
     def segment(self, document: Document) -> list[Clause]:
-        """Split ``document`` into clauses in document order (ids c0001, c0002, ...)."""
-        return _Run(document, self.options).clauses()
+        """Split ``document`` into clauses in document order (ids c0001, c0002, ...), reading the words
+        (titles, definitions, numbering keywords) of the pack it was handed."""
+        with reading(self.language):
+            return _Run(document, self.options).clauses()
 
     def reading_key(self, document: Document) -> str:
         """Markdown or plain text, and the original's indentation, which nests lists in both."""
