@@ -78,6 +78,8 @@ class _ModalWords:
     dated: frozenset[str]
     """Auxiliaries that are a month before a day ("May 5")."""
     adverb_endings: tuple[str, ...]
+    deferred_duty: re.Pattern[str]
+    """"hat die Miete ... zu zahlen": a be / have whose duty's verb ends the clause."""
 
 
 def _words(lex: LanguagePack) -> _ModalWords:
@@ -103,7 +105,8 @@ def _words(lex: LanguagePack) -> _ModalWords:
             inverted_subject=compile_pattern(m.inverted_subject), passive=f(m.passive),
             participle_endings=tuple(m.participle_endings), agent=f(m.agent), failure_nouns=f(m.failure_nouns),
             possessive_ending=m.possessive_ending, outside=f(m.outside), number_signs=f(m.number_signs),
-            dated=f(lex.data.dates.ambiguous_months), adverb_endings=tuple(lex.data.morphology.adverb_endings))
+            dated=f(lex.data.dates.ambiguous_months), adverb_endings=tuple(lex.data.morphology.adverb_endings),
+            deferred_duty=compile_pattern(m.deferred_duty))
     return lex.memo("modality.words", build)
 
 
@@ -163,7 +166,9 @@ class _Scanner:
         if w in self.w.be_or_have:
             j, neg = self._negators(i + 1)
             base, end = self._predicate(j)
-            return self._build(i, base, end, negated=neg) if base else None
+            if base:
+                return self._build(i, base, end, negated=neg)
+            return self._build(i, "duty", i + 1) if self.w.deferred_duty.match(self.low, self.tokens[i].end) else None
         if w in self.w.verb_heads and self.word(i + 1) in self.w.to_infinitive:
             return self._build(i, self.w.verb_heads[w], i + 2)
         for words, base, negated in self.w.phrases:  # "need not", "reserves the right", "refrain from"
