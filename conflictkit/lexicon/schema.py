@@ -127,6 +127,9 @@ class ModalitySection(Section):
     ensure_verbs: Words = _doc("verb stems of a duty to ensure a negative, a prohibition (\"ensure that no\")")
     subordinate: Pattern = _doc("what opens a subordinate clause, ending the text before a negation in it (\"that\", \"if\")")
     limiting_negators: Words = _doc("negators that limit a ban as an exception does (\"without consent\")")
+    clause_negators: Words = _doc("negators that negate the modal before them wherever they stand in its clause (German "
+                                  "\"darf die Daten nicht weitergeben\", \"muss keine Updates liefern\"); empty where a "
+                                  "negator must follow the modal (English)")
     deferred_duty: Pattern = _doc("what follows a be / have, up to the end of its clause, when it states a duty whose verb "
                                   "comes last (German \"hat ... zu zahlen\", \"ist ... zurückzugeben\"); a pattern that never "
                                   "matches (\"(?!)\") where the language has none")

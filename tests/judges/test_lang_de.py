@@ -111,3 +111,15 @@ def test_detect_stays_a_function_after_it_has_run():
     ``conflictkit.lexicon.detect`` by the module, and the second failed."""
     german = "Der Kunde ist verpflichtet, die Vergütung innerhalb von dreißig Tagen zu zahlen."
     assert lexicon.detect([german]) == "de" and lexicon.detect([german]) == "de"
+
+
+@pytest.mark.parametrize("reference, same", [
+    ("Der Anbieter ist nicht verpflichtet, ältere Versionen weiter zu pflegen.",
+     "Der Anbieter muss ältere Versionen nicht weiter pflegen."),
+    ("Der Mieter darf die Mieträume nicht zu Wohnzwecken nutzen.",
+     "Dem Mieter ist es untersagt, die Mieträume zu Wohnzwecken zu nutzen."),
+])
+def test_nicht_late_in_the_clause_negates_its_modal(reference, same):
+    assert judged(reference, same, judge=GERMAN).p_conflict < 0.7
+    keys = [a.key for a in extract(same, "de").atoms if a.family in ("modality", "negation")]
+    assert keys in (["no_obligation"], ["prohibition"])
