@@ -11,61 +11,28 @@ A judge given as a list is shorthand for a cascade: ``judge: [A, B]`` means
 from __future__ import annotations
 
 import os
-from importlib import resources
-from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from conflictkit.configfile import (  # noqa: F401 (re-exported: where config files are found and read)
+    MAX_DEPTH,
+    PRESETS_DIR,
+    load_yaml,
+    locate_config,
+    looks_like_path,
+    preset_dirs,
+    preset_names,
+    preset_path,
+    read_config,
+)
 from conflictkit.errors import ConfigError, UnknownBackendError
 from conflictkit.lexicon import AUTO, DEFAULT_LANGUAGE, load
 from conflictkit.stages import STAGES, StageName
 
-# The top-level configs/ folder, installed as the package conflictkit.presets (setup.py maps it), so
-# presets are found the same way in a checkout, an editable install and a wheel.
-PRESETS_DIR = Path(str(resources.files("conflictkit.presets")))
-
-
-def load_yaml(text: str) -> Any:
-    """``yaml.safe_load``, refusing a key given twice in one mapping (PyYAML keeps the last silently).
-
-    A duplicate raises ``yaml.YAMLError`` whose ``problem`` names the key's YAML path and the line
-    of its first occurrence, and whose mark is the second one, like any other YAML error.
-    """
-    loader = yaml.SafeLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        _refuse_duplicate_keys(node, (), set())
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
-
-
-def _refuse_duplicate_keys(node: yaml.Node, path: tuple[str, ...], seen: set[int]) -> None:
-    if id(node) in seen:  # an alias of a node already checked (anchors may even be recursive)
-        return
-    seen.add(id(node))
-    if isinstance(node, yaml.MappingNode):
-        first: dict[tuple[str, str], int] = {}
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode) and key.value != "<<":
-                where = (key.tag, key.value)
-                if where in first:
-                    dotted = ".".join((*path, key.value))
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key {dotted} (first given at line {first[where]}); keep one", key.start_mark)
-                first[where] = key.start_mark.line + 1
-            _refuse_duplicate_keys(value, (*path, str(key.value)), seen)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _refuse_duplicate_keys(item, (*path, f"[{index}]"), seen)
-
-
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class ComponentSpec(_Strict):
@@ -119,7 +86,23 @@ class AlignmentConfig(_Strict):
 
 
 class Limits(_Strict):
+    """The budgets every input is held to, whatever it claims; an input over one is refused in one line
+    (:class:`~conflictkit.errors.LimitError`, exit 2) before the work it would cost grows memory or time."""
+
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
+    max_unpacked_bytes: int = Field(
+        100_000_000, gt=0,
+        description="what a file's compressed parts may unpack to: the parts of a .docx, the streams of a PDF; "
+        "a zip or Flate bomb is refused before it is inflated",
+    )
+    max_paragraphs: int = Field(
+        50_000, gt=0, description="paragraphs and table rows of a .docx (body, notes, headers and footers together)",
+    )
+    max_pages: int = Field(2_000, gt=0, description="pages of a PDF, refused before any page is read")
+    max_page_objects: int = Field(
+        2_000_000, gt=0,
+        description="text runs, paths and images on a PDF's pages together, counted as each page is read",
+    )
     max_clauses: int = Field(
         200_000, gt=0,
         description="refuse a document with more clauses than this, before embedding it",
@@ -230,63 +213,9 @@ def _joined(source: str, problems: list[str]) -> str:
     return f"invalid config {source} ({count}): " + "; ".join(problems)
 
 
-def preset_dirs() -> list[Path]:
-    """Where presets are looked up, first match wins: $CONFLICTKIT_CONFIGS (os.pathsep-separated), then the shipped ones."""
-    return [Path(d) for d in os.environ.get("CONFLICTKIT_CONFIGS", "").split(os.pathsep) if d] + [PRESETS_DIR]
-
-
-def preset_path(name: str) -> Path | None:
-    """The file of a named preset (``offline``, ``isaacus``...), or None when no preset has that name."""
-    for directory in preset_dirs():
-        candidate = directory / f"{name}.yaml"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def preset_names() -> list[str]:
-    """Every preset name a user may give to ``--config``, sorted."""
-    return sorted({p.stem for d in preset_dirs() if d.is_dir() for p in d.glob("*.yaml")})
-
-
-def looks_like_path(value: str) -> bool:
-    """Whether a --config argument names a file (a separator, or a .yaml/.yml ending), not a preset."""
-    separators = [os.sep, "/"] + ([os.altsep] if os.altsep else [])
-    return any(sep in value for sep in separators) or value.endswith((".yaml", ".yml"))
-
-
-def locate_config(value: str | os.PathLike[str]) -> Path:
-    """The file a --config argument means: a preset for a bare name (even when a same-named file or
-    folder is in the current directory), else the path as given."""
-    text = os.fspath(value)
-    if not looks_like_path(text):
-        preset = preset_path(text)
-        if preset is not None:
-            return preset
-    return Path(text)
-
-
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Load and resolve a config file (or a preset name); ``None`` gives the offline default."""
-    if path is None:
-        return resolve({}, "offline default")
-    file = locate_config(path)
-    if not file.exists():
-        raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
-    if file.is_dir():
-        raise ConfigError(f"config {path} is a directory; give a YAML file")
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from None
-    try:
-        data = load_yaml(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"config {path} is not valid YAML{where}: {problem}") from None
-    return resolve(data, str(path))
+    return resolve(*read_config(path))
 
 
 SECRET_KEYS = frozenset({"api_key", "token", "password", "secret", "access_token"})

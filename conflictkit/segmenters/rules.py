@@ -15,9 +15,9 @@ import re
 
 from pydantic import Field
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.model import Clause, ClauseKind, Document
 from conflictkit.segmenters.blocks import Block, scan
+from conflictkit.segmenters.cut import cut_long
 from conflictkit.segmenters.kinds import (
     inline_title,
     is_boilerplate,
@@ -45,6 +45,11 @@ class RulesSegmenterOptions(Options):
 
     min_chars: int = Field(1, ge=1, description="drop clauses whose cleaned text is shorter than this")
     split_list_items: bool = Field(True, description="one clause per list item; false keeps a list in its lead-in")
+    max_chars: int = Field(
+        10_000, ge=200,
+        description="a paragraph longer than this is cut into clauses at its sentence ends (between words where a "
+        "sentence is longer): a judge's work on a pair grows faster than the length of its clauses",
+    )
 
 
 _PLAIN_TITLE = 7  # Block.level of a plain-text title line
@@ -120,7 +125,8 @@ class _Run:
         if not self.options.split_list_items:
             blocks = _merge_lists(blocks)
         for block in blocks:
-            self._emit(block, text)
+            for piece in cut_long(block, text, self.options.max_chars):
+                self._emit(piece, text)
         return self.out
 
     def _trimmed(self, block: Block, text: str) -> tuple[int, int]:
@@ -161,8 +167,8 @@ class _Run:
         if node is not None and node.clause_id is None:
             node.clause_id = clause_id
         span = self.document.to_original(start, end)
-        self.out.append(Clause(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
-                               parent=parent, order=len(self.out)))
+        self.out.append(Clause.model_construct(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
+                                               parent=parent, order=len(self.out)))
 
     def _parent_above(self, node: Node) -> str | None:
         stack = self.tree.stack
@@ -237,8 +243,3 @@ def _bold_title(text: str, block: Block) -> str | None:
             title = strip_markup(_flat(raw[inner_start:close])).rstrip(".:")
             return title or None
     return None
-
-
-@hookimpl
-def register_segmenters(register):
-    register(RulesSegmenter)
