@@ -53,6 +53,8 @@ def _keys(text: str, family: str) -> list[str]:
     ("Die Vergütung beträgt EUR 1.000,50.", "money:1000.5:EUR"),
     ("Die Frist beträgt mindestens dreißig (30) Tage.", "duration:30:day"),
     ("Die Frist beträgt zwei Wochen.", "duration:14:day"),
+    ("Die Nachfrist beträgt fünf volle Werktage.", "duration:5:business day"),
+    ("Die Sperre gilt nach zwei aufeinanderfolgenden Monaten ohne Zahlung.", "duration:2:month"),
 ])
 def test_german_amounts_and_durations_read_as_their_values(text, key):
     assert any(k.startswith(key) for k in _keys(text, "number")), _keys(text, "number")
