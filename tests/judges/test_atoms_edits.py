@@ -68,6 +68,12 @@ def test_an_abbreviation_written_out_is_editorial(reference, input):
     assert judged(reference, input).p_conflict < FLAG
 
 
+def test_a_number_word_changed_in_an_example_is_no_illustration():
+    """Digits were never an example's editorial change; a number said in words is none either."""
+    assert judged("The Services include support, including two site visits per year.",
+                  "The Services include support, including three site visits per year.").p_conflict >= FLAG
+
+
 def test_a_word_for_another_is_no_abbreviation():
     assert ("editorial", "abbreviation") not in verdicts("As set out in Sec. 5, the fee is due on delivery.",
                                                          "As set out in Schedule 5, the fee is due on delivery.")

@@ -460,8 +460,8 @@ def illustration(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 def _meaning_bearing(words: list[str], lexicon: LanguagePack) -> bool:
     fixed = lexicon.memo("editorial.meaning", lambda: frozenset(
         lexicon.words("words.negators") | lexicon.words("words.modals") | lexicon.words("words.exceptions")
-        | lexicon.words("words.conditions")))
-    return any(w in fixed or w[:1].isdigit() for w in words)
+        | lexicon.words("words.conditions") | lexicon.words("numbers.number_tokens")))
+    return any(w in fixed or w[:1].isdigit() for w in words)  # "in drei Monaten" -> "in sechs": a figure is no example
 
 
 # -- pointers -------------------------------------------------------------------------------------
