@@ -41,6 +41,17 @@ from conflictkit.store import Store, cached_values, key_of, vector_bytes, vector
 
 
 @dataclass
+class JudgedDocuments:
+    """Two indexed documents with their candidate pairs and the judgements of those pairs (``key``: their cache key)."""
+
+    reference: IndexedDocument
+    input: IndexedDocument
+    candidates: list[CandidatePair]
+    judgements: list[Judgement]
+    key: str
+
+
+@dataclass
 class ComparisonResult:
     """Everything a comparison produced: the three JSON documents and both indexed documents."""
 
@@ -174,9 +185,10 @@ class Engine:
         """Whether the judge reads the documents' clause vectors, not only the pairs' similarities."""
         return self.embedder is not None and bool(getattr(self.judge, "needs_vectors", False))
 
-    def _indexed(self, document: Document, clauses: list[Clause], with_vectors: bool) -> IndexedDocument:
+    def _indexed(self, document: Document, clauses: list[Clause], with_vectors: bool,
+                 index_key: str | None = None) -> IndexedDocument:
         """The indexed document, with every clause's vector when ``with_vectors``, else none."""
-        key = (self.index_key(document), document.sha256, with_vectors)
+        key = (index_key or self.index_key(document), document.sha256, with_vectors)
         recent = self._recent.get(key)
         if recent is not None:
             self._recent.move_to_end(key)
@@ -317,21 +329,10 @@ class Engine:
         started = time.perf_counter()
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
-        # identical pairs are settled first, so the pair limit counts only what retrieval will rank
-        plain_ref, plain_inp = (IndexedDocument(document=reference, clauses=ref_clauses),
-                                IndexedDocument(document=input, clauses=inp_clauses))
-        exact = identical_pairs(plain_ref, plain_inp)
-        open_ref, open_inp = unsettled(plain_ref, {r for r, _ in exact}), unsettled(plain_inp, {i for _, i in exact})
-        self._check_clause_pairs(reference, len(open_ref.clauses), input, len(open_inp.clauses))
-        with_vectors = self._judge_reads_vectors
-        ref, inp = self._indexed(reference, ref_clauses, with_vectors), self._indexed(input, inp_clauses, with_vectors)
-        timings["index"] = time.perf_counter() - started
+        judged = self.judge_documents(reference, ref_clauses, input, inp_clauses, timings)
+        ref, inp = judged.reference, judged.input
         t = time.perf_counter()
-        pairs_key = self._pairs_key(ref, inp)
-        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
-        timings["judge"] = time.perf_counter() - t
-        t = time.perf_counter()
-        result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
+        result = self._finish_cached(ref, inp, judged.candidates, judged.judgements, judged.key)
         timings["report"] = time.perf_counter() - t
         if self.explainer is not None:
             t = time.perf_counter()
@@ -345,8 +346,35 @@ class Engine:
         result.params["timings"] = {k: round(v, 4) for k, v in timings.items()}
         return result
 
-    def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument) -> str:
-        return key_of("pairs", PIPELINE_VERSION, self.index_key(ref.document), self.index_key(inp.document),
+    def judge_documents(
+        self, reference: Document, ref_clauses: list[Clause], input: Document, inp_clauses: list[Clause],
+        timings: dict[str, float] | None = None, reference_key: str | None = None,
+    ) -> JudgedDocuments:
+        """The retrieve -> settle -> score -> judge half of a comparison, on clauses already segmented.
+
+        ``reference_key`` replaces the reference's index key where its clauses do not come from the
+        segmenter (a playbook's positions), so they never share a cache entry with a file of that text.
+        """
+        timings = {} if timings is None else timings
+        started = time.perf_counter()
+        # identical pairs are settled first, so the pair limit counts only what retrieval will rank
+        plain_ref, plain_inp = (IndexedDocument(document=reference, clauses=ref_clauses),
+                                IndexedDocument(document=input, clauses=inp_clauses))
+        exact = identical_pairs(plain_ref, plain_inp)
+        open_ref, open_inp = unsettled(plain_ref, {r for r, _ in exact}), unsettled(plain_inp, {i for _, i in exact})
+        self._check_clause_pairs(reference, len(open_ref.clauses), input, len(open_inp.clauses))
+        with_vectors = self._judge_reads_vectors
+        ref = self._indexed(reference, ref_clauses, with_vectors, reference_key)
+        inp = self._indexed(input, inp_clauses, with_vectors)
+        timings["index"] = time.perf_counter() - started
+        t = time.perf_counter()
+        pairs_key = self._pairs_key(ref, inp, reference_key)
+        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
+        timings["judge"] = time.perf_counter() - t
+        return JudgedDocuments(reference=ref, input=inp, candidates=candidates, judgements=judgements, key=pairs_key)
+
+    def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument, reference_key: str | None = None) -> str:
+        return key_of("pairs", PIPELINE_VERSION, reference_key or self.index_key(ref.document), self.index_key(inp.document),
                       *self._fingerprints("retriever", "scorer", "judge"))
 
     def _judged_pairs(
@@ -423,7 +451,7 @@ class Engine:
 
         def judge_runs(runs: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Judgement]:
             todo = [run for run in dict.fromkeys(runs) if run not in run_judgements]
-            run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp)))
+            run_judgements.update(zip(todo, self.judge_runs(todo, ref, inp)))
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
@@ -437,7 +465,7 @@ class Engine:
             judgements=judgements, candidates=candidates, run_judgements=run_judgements,
         )
 
-    def _judge_runs(
+    def judge_runs(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
     ) -> list[Judgement]:
         """Judge each (reference run, input run) on the runs' concatenated texts, in one batch.

@@ -22,6 +22,8 @@ from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError, Outpu
 # (module, attribute) of each built-in command, in the order --help lists them.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.compare", "compare"),
+    ("conflictkit.cli.review", "review"),
+    ("conflictkit.cli.playbook", "playbook"),
     ("conflictkit.cli.batch", "batch"),
     ("conflictkit.cli.inspect", "backends"),
     ("conflictkit.cli.inspect", "config"),
