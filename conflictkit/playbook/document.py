@@ -85,6 +85,30 @@ def _heading(text: PositionText, name: str) -> str:
     return f"**{name}**" + (f" ({'; '.join(md(x) for x in extras)})" if extras else "")
 
 
+CONTEXT_HEADING = "Template clauses the playbook takes no position on"
+
+
+def with_context(rendered: PlaybookDocument, clauses: list[Clause]) -> PlaybookDocument:
+    """The rendered playbook with the template's other clauses after it, each as its own block (id ``template:<clause id>``).
+
+    A review matches them too, so an input clause that is one of them is never taken for a position's clause.
+    """
+    if not clauses:
+        return rendered
+    out = _Writer()
+    out.parts, out.size, out.spans = [rendered.text], len(rendered.text), dict(rendered.spans)
+    out.add(f"## {CONTEXT_HEADING}", "")
+    for clause in clauses:
+        out.add(f"**{md(clause.section or clause.id)}**", "")
+        out.spans[context_id(clause)] = (out.size, out.size + len(clause.text))
+        out.add(clause.text, "")
+    return PlaybookDocument("".join(out.parts), out.spans)
+
+
+def context_id(clause: Clause) -> str:
+    return f"template:{clause.id}"
+
+
 def text_clauses(playbook: Playbook, rendered: PlaybookDocument) -> list[Clause]:
     """One clause per text of every position (accepted and red-line), as a review compares them."""
     clauses = []

@@ -92,6 +92,11 @@ class Playbook:
     template: str | None
     positions: tuple[ResolvedPosition, ...]
     subject_guidance: dict[str, str] = field(default_factory=dict)
+    template_document: Document | None = None
+    template_clauses: tuple[Clause, ...] = ()
+    """The template and its clauses, when it could be read: a review matches the ones no position stands
+    for, so that the other party's indemnity is never taken for ours (empty: no template, or not readable here)."""
+    notes: tuple[str, ...] = ()
 
     def position(self, position_id: str) -> ResolvedPosition:
         return next(p for p in self.positions if p.id == position_id)
@@ -133,10 +138,13 @@ def playbook_from_bytes(data: bytes, name: str, base_dir: Path | None, segment: 
     except ValidationError as exc:
         raise PlaybookError(joined_problems(name, format_errors(exc), "playbook")) from None
     resolver = _Resolver(spec, name, base_dir, segment)
+    positions = tuple(resolver.positions())
+    template, notes = resolver.template_for_context()
     playbook = Playbook(
         path=name, sha256=hashlib.sha256(data).hexdigest(), title=spec.title, template=spec.template,
-        positions=tuple(resolver.positions()),
-        subject_guidance={s.subject: s.guidance for s in spec.subjects if s.guidance},
+        positions=positions, subject_guidance={s.subject: s.guidance for s in spec.subjects if s.guidance},
+        template_document=resolver.template_document if template else None, template_clauses=tuple(template),
+        notes=tuple(notes),
     )
     if resolver.problems:
         raise PlaybookError(joined_problems(name, resolver.problems, "playbook"))
@@ -150,6 +158,7 @@ class _Resolver:
         self.spec, self.name, self.base_dir, self.segment = spec, name, base_dir, segment
         self.problems: list[str] = []
         self._template: list[Clause] | None = None
+        self.template_document: Document | None = None
 
     def positions(self) -> list[ResolvedPosition]:
         out = []
@@ -213,18 +222,29 @@ class _Resolver:
         return PositionText(text_id, label, role, rank, text, spec.note, f"{base}, {count} edit{'s' * (count != 1)}")
 
     def _edited(self, base: str, edits: list[Replacement], where: str) -> str | None:
-        text = base
-        for k, edit in enumerate(edits):
-            if edit.replace not in text and flat(edit.replace) in flat(text):
-                text = flat(text)  # the words are there, written with other typography (quotes, line breaks)
-            if edit.replace not in text:
-                self.problems.append(f"{where}.{k}.replace: '{_short(edit.replace)}' is not in the text it edits; quote its words exactly")
-                return None
-            text = text.replace(edit.replace, edit.with_)
-        if flat(text) == flat(base):
-            self.problems.append(f"{where}: the edits leave the text as it was")
+        try:
+            return apply_edits(base, edits)
+        except EditError as exc:
+            self.problems.append(f"{where}{exc.where}: {exc}")
             return None
-        return text
+
+    def template_for_context(self) -> tuple[list[Clause], list[str]]:
+        """The template's clauses for a review's context (read now if no text cited it), and a note when it cannot be read."""
+        if self._template is not None or self.spec.template is None:
+            return self._template or [], []
+        if self.base_dir is None or self.segment is None:
+            return [], [f"the template {self.spec.template} is not read here: input clauses are matched with the positions only"]
+        try:
+            self._read_template(self.base_dir / self.spec.template)
+        except UserError as exc:
+            return [], [f"the template cannot be read ({exc}): input clauses are matched with the positions only"]
+        return self._template or [], []
+
+    def _read_template(self, path: Path) -> None:
+        from conflictkit.loaders import read_document
+
+        self.template_document = read_document(path)
+        self._template = self.segment(self.template_document)
 
     def _template_clauses(self, where: str) -> list[Clause] | None:
         if self._template is not None:
@@ -238,11 +258,8 @@ class _Resolver:
             return None
         if self.segment is None:
             raise PlaybookError("a playbook that cites its template needs a segmenter to read it (a bug: please report it)")
-        from conflictkit.loaders import read_document
-
-        path = self.base_dir / self.spec.template
         try:
-            self._template = self.segment(read_document(path))
+            self._read_template(self.base_dir / self.spec.template)
         except UserError as exc:
             raise PlaybookError(f"playbook {self.name}: template: {exc}") from None
         return self._template
@@ -284,21 +301,49 @@ class _Resolver:
                                          f"({rule.rule.describe()}: {hits[0].detail}); an accepted text cannot be a red line")
 
 
+class EditError(ValueError):
+    """Edits that cannot be applied; ``where`` is the YAML path below the edits (``.0.replace``)."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def apply_edits(base: str, edits: list[Replacement]) -> str:
+    """``base`` with each replacement applied in order (every occurrence); EditError when words are absent or nothing changes."""
+    text = base
+    for k, edit in enumerate(edits):
+        if edit.replace not in text and flat(edit.replace) in flat(text):
+            text = flat(text)  # the words are there, written with other typography (quotes, line breaks)
+        if edit.replace not in text:
+            raise EditError(f"'{_short(edit.replace)}' is not in the text it edits; quote its words exactly", f".{k}.replace")
+        text = text.replace(edit.replace, edit.with_)
+    if flat(text) == flat(base):
+        raise EditError("the edits leave the text as it was")
+    return text
+
+
+def section_clauses(clauses: list[Clause], section: str) -> list[Clause]:
+    """The clause numbered ``section`` and every clause under it, in order (empty when there is none)."""
+    top = next((c for c in clauses if c.section == section), None)
+    if top is None:
+        return []
+    ids, out = {top.id}, [top]
+    for clause in clauses[clauses.index(top) + 1:]:
+        if clause.parent not in ids and clause.section != section:
+            break
+        ids.add(clause.id)
+        out.append(clause)
+    return out
+
+
 def template_text(clauses: list[Clause], section: str) -> str | None:
     """The text of the template's clause ``section`` and its sub-clauses (each labelled), or None when it has none.
 
     A section that is only a heading gives its sub-clauses' texts.
     """
-    top = [c for c in clauses if c.section == section]
-    if not top:
-        return None
-    ids = {top[0].id}
     parts = []
-    for clause in clauses[clauses.index(top[0]):]:
-        if clause is not top[0] and clause.parent not in ids:
-            if clause.section != section:
-                break
-        ids.add(clause.id)
+    for clause in section_clauses(clauses, section):
         if clause.operative:
             label = _sub_label(clause.section, section)
             parts.append(f"{label} {clause.text}" if label else clause.text)

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from conflictkit import PIPELINE_VERSION
-from conflictkit.align import AlignOptions, Alignment, Link, align
+from conflictkit.align import AlignOptions, Alignment, Link, align, can_pair
 from conflictkit.align.text import clause_source, text_key
 from conflictkit.engine import Engine, JudgedDocuments
 from conflictkit.errors import GroundingError
 from conflictkit.identical import identical_judgement
-from conflictkit.model import Document, Edit, IndexedDocument, Judgement, Quote, Reason
-from conflictkit.playbook.document import PlaybookDocument, render_playbook, text_clauses
-from conflictkit.playbook.load import Playbook, PositionText, ResolvedPosition
+from conflictkit.model import Clause, Document, Edit, IndexedDocument, Judgement, Quote, Reason, Span
+from conflictkit.playbook.document import PlaybookDocument, context_id, render_playbook, text_clauses, with_context
+from conflictkit.playbook.load import Playbook, PositionText, ResolvedPosition, section_clauses
 from conflictkit.playbook.rules import Reading
 from conflictkit.playbook.verdicts import (
     ABSENT,
@@ -44,6 +44,7 @@ from conflictkit.playbook.verdicts import (
     distribution,
     p_match,
 )
+from conflictkit.segmenters.markup import clause_text
 from conflictkit.report.build import document_summary, ground_findings, quote_of_run, redline_record
 from conflictkit.store import key_of
 
@@ -108,6 +109,8 @@ class UncoveredClause(BaseModel):
     p_same: float  # its best P(same matter) with any text of the playbook
     nearest_position: str | None = None
     definition: bool = False
+    template: str | None = None  # the template clause (section) it matches, one the playbook takes no position on
+    p_template: float | None = None  # P(same matter) with that template clause
     reference: None = None
     grounded: bool = False
 
@@ -136,36 +139,99 @@ class _Review:
     def __init__(self, engine: Engine, playbook: Playbook, input: Document) -> None:
         self.engine, self.playbook, self.input_document = engine, playbook, input
         self.rendered = render_playbook(playbook)
-        self.document = self.rendered.document(f"{playbook.path} (rendered as Markdown)")
-        self.clauses = text_clauses(playbook, self.rendered)
-        self.owner = {t.id: p for p in playbook.positions for t in p.texts}
         self.timings: dict[str, float] = {}
 
     def run(self) -> ReviewResult:
         started = time.perf_counter()
         inp_clauses = self.engine.clauses(self.input_document)
+        anchors, context = self._template_places()
+        self._prepare(context)
         judged = self.engine.judge_documents(self.document, self.clauses, self.input_document, inp_clauses,
                                              self.timings, reference_key=self._index_key())
         self.texts, self.input = judged.reference, judged.input
         t = time.perf_counter()
-        positions = self._positions_document(judged)
-        alignment = align(positions, self.input, self._by_position(judged.judgements), self._align_options(),
-                          self._judge_position_runs)
-        links = {pid: link for link in _links(alignment) for pid in link.reference}
-        judgements = self._judge_passages(links)
+        alignment = align(self._reference_sequence(judged, anchors, context), self.input,
+                          self._by_reference(judged.judgements), self._align_options(), self._judge_reference_runs)
+        links = {rid: link for link in _links(alignment) for rid in link.reference}
+        judgements = self._judge_passages({pid: link for pid, link in links.items() if pid in self.positions})
         verdicts = [self._verdict(position, links.get(position.id), judgements, judged.judgements)
                     for position in self.playbook.positions]
-        uncovered = self._uncovered(alignment, judged.judgements)
+        uncovered = self._uncovered(alignment, links, judged.judgements)
         checked = self._ground(verdicts, uncovered)
         self.timings["review"] = time.perf_counter() - t
         self.timings["total"] = time.perf_counter() - started
         params = self.engine.params()
         params["timings"] = {k: round(v, 4) for k, v in self.timings.items()}
-        document = self._review_document(verdicts, uncovered, judged, checked)
+        document = self._review_document(verdicts, uncovered, judged, checked, len(context))
         return ReviewResult(review=document, params=params, playbook=self.playbook, rendered=self.rendered,
                             reference=self.texts, input=self.input, timings=self.timings, judgements=judgements)
 
-    # -- alignment ------------------------------------------------------------------------------
+    # -- the reference: every text of every position, and the template's other clauses -----------
+
+    def _prepare(self, context: list[Clause]) -> None:
+        """The review's reference document: the rendered playbook, then the template clauses no position stands for."""
+        self.rendered = with_context(self.rendered, context)
+        self.document = self.rendered.document(f"{self.playbook.path} (rendered as Markdown)")
+        self.clauses = text_clauses(self.playbook, self.rendered)
+        self.clauses += [Clause(id=context_id(c), text=clause_text(self.rendered.text[slice(*self.rendered.spans[context_id(c)])]),
+                                span=Span(start=self.rendered.spans[context_id(c)][0], end=self.rendered.spans[context_id(c)][1]),
+                                kind=c.kind, heading=c.heading, section=c.section, order=len(self.clauses) + n)
+                         for n, c in enumerate(context)]
+        self.positions = {p.id: p for p in self.playbook.positions}
+        # what each clause of the alignment's reference stands for: a position's texts, or one template clause
+        self.members = {p.id: [t.id for t in p.texts] for p in self.playbook.positions}
+        self.members.update({context_id(c): [context_id(c)] for c in context})
+        self.owner = {text_id: rid for rid, ids in self.members.items() for text_id in ids}
+
+    def _template_places(self) -> tuple[dict[str, int], list[Clause]]:
+        """Where each position stands in the template (the index of its clause), and the template clauses no position stands for.
+
+        A position stands for the clauses its texts cite, a clause whose text one of its texts is, or,
+        failing both, the clause its preferred text is most clearly the same matter as (P(same) at
+        least alignment.moved).
+        """
+        template = self.playbook.template_document
+        clauses = self._pairable_template()
+        if template is None or not clauses:
+            return {}, []
+        at = {c.id: k for k, c in enumerate(clauses)}
+        keys = {text_key(clause_source(template, c)): k for k, c in reversed(list(enumerate(clauses)))}
+        anchors: dict[str, int] = {}
+        taken: set[str] = set()
+        for position in self.playbook.positions:
+            for text in position.texts:
+                cited = [c.id for c in section_clauses(list(self.playbook.template_clauses), text.origin.removeprefix("template "))
+                         if c.id in at] if text.origin.startswith("template ") else []
+                same = keys.get(text_key(text.text))
+                found = cited or ([clauses[same].id] if same is not None else [])
+                taken.update(found)
+                if found:
+                    anchors.setdefault(position.id, at[found[0]])
+        self._closest_clauses(template, clauses, anchors, taken, at)
+        return anchors, [c for c in clauses if c.id not in taken]
+
+    def _closest_clauses(self, template: Document, clauses: list[Clause], anchors: dict[str, int], taken: set[str],
+                         at: dict[str, int]) -> None:
+        """Positions written in their own words: each stands for the template clause it is most clearly the same matter as."""
+        alone = [p for p in self.playbook.positions if p.id not in anchors]
+        if not alone:
+            return
+        reference = self.rendered.document(f"{self.playbook.path} (rendered as Markdown)")
+        preferred = {p.preferred.id for p in alone}
+        own = [c for c in text_clauses(self.playbook, self.rendered) if c.id in preferred]
+        cut = [(c.id, c.span.start, c.span.end) for c in own]
+        key = key_of("playbook-own-words", PIPELINE_VERSION, hashlib.sha256(self.rendered.text.encode()).hexdigest(), cut)
+        judged = self.engine.judge_documents(reference, own, template, list(self.playbook.template_clauses), reference_key=key)
+        bar = max(self.engine.config.alignment.moved, self.engine.config.thresholds.same_matter)
+        best: dict[str, Judgement] = {}
+        for j in judged.judgements:
+            if j.input_id in at and j.p_same >= bar and (j.reference_id not in best or j.p_same > best[j.reference_id].p_same):
+                best[j.reference_id] = j
+        for position in alone:
+            j = best.get(position.preferred.id)
+            if j is not None and j.input_id not in taken:
+                taken.add(j.input_id)
+                anchors[position.id] = at[j.input_id]
 
     def _index_key(self) -> str:
         """The texts' cache key: the rendered playbook and how it is cut into texts (no segmenter reads it)."""
@@ -174,35 +240,52 @@ class _Review:
         return key_of("playbook-index", PIPELINE_VERSION, hashlib.sha256(self.rendered.text.encode()).hexdigest(), cut,
                       embedder.fingerprint if embedder is not None else None)
 
-    def _positions_document(self, judged: JudgedDocuments) -> IndexedDocument:
-        """One clause per position (its preferred text), in the order the input discusses the positions."""
-        where = {c.id: k for k, c in enumerate(self.input.clauses)}
-        best: dict[str, tuple[float, int]] = {}
-        for j in judged.judgements:
-            pid = self.owner[j.reference_id].id
-            at = where.get(j.input_id.split("+")[0], 0)
-            if j.p_same > best.get(pid, (-1.0, 0))[0]:
-                best[pid] = (j.p_same, at)
-        order = sorted(range(len(self.playbook.positions)),
-                       key=lambda k: (best.get(self.playbook.positions[k].id, (0.0, len(where)))[1], k))
-        by_id = {c.id: c for c in self.clauses}
-        clauses = []
-        for n, k in enumerate(order):
-            position = self.playbook.positions[k]
-            # the preferred text's span (exact matches read it); every text's words (a link grows over the
-            # input clauses that are pieces of any of them)
-            words = " ".join(by_id[t.id].text for t in position.texts)
-            clauses.append(by_id[position.preferred.id].model_copy(update={"id": position.id, "order": n, "text": words}))
-        return IndexedDocument(document=self.document, clauses=clauses)
+    # -- alignment ------------------------------------------------------------------------------
 
-    def _by_position(self, judgements: list[Judgement]) -> list[Judgement]:
+    def _reference_sequence(self, judged: JudgedDocuments, anchors: dict[str, int], context: list[Clause]) -> IndexedDocument:
+        """One clause per position (and per template clause no position stands for), in the template's order.
+
+        A position with no place in the template (or a playbook without one) goes where the input
+        discusses it: a playbook's own order carries no meaning.
+        """
+        where = {c.id: k for k, c in enumerate(self.input.clauses)}
+        seen: dict[str, tuple[float, int]] = {}
+        for j in judged.judgements:
+            rid = self.owner[j.reference_id]
+            if j.p_same > seen.get(rid, (-1.0, 0))[0]:
+                seen[rid] = (j.p_same, where.get(j.input_id, len(where)))
+        template_at = {**{pid: (k, 0) for pid, k in anchors.items()},
+                       **{context_id(c): (k, 1) for k, c in enumerate(self._pairable_template()) if context_id(c) in self.members}}
+
+        def place(rid: str) -> tuple[int, int, int]:
+            if rid in template_at:
+                return (0, *template_at[rid])
+            return (1, seen.get(rid, (0.0, len(where)))[1], 0)
+
+        by_id = {c.id: c for c in self.clauses}
+        sequence = []
+        for n, rid in enumerate(sorted(self.members, key=place)):
+            if rid in self.positions:
+                # the preferred text's span (exact matches read it); every text's words (a link grows over the
+                # input clauses that are pieces of any of them)
+                words = " ".join(by_id[t].text for t in self.members[rid])
+                clause = by_id[self.positions[rid].preferred.id].model_copy(update={"id": rid, "order": n, "text": words})
+            else:
+                clause = by_id[rid].model_copy(update={"order": n})
+            sequence.append(clause)
+        return IndexedDocument(document=self.document, clauses=sequence)
+
+    def _pairable_template(self) -> list[Clause]:
+        return [c for c in self.playbook.template_clauses if can_pair(c)]
+
+    def _by_reference(self, judgements: list[Judgement]) -> list[Judgement]:
         """One judgement per (position, input clause): that of the position's text most likely the same matter."""
         best: dict[tuple[str, str], Judgement] = {}
         for j in judgements:
-            key = (self.owner[j.reference_id].id, j.input_id)
+            key = (self.owner[j.reference_id], j.input_id)
             if key not in best or (j.p_same, -j.p_conflict) > (best[key].p_same, -best[key].p_conflict):
                 best[key] = j
-        return [j.model_copy(update={"reference_id": pid}) for (pid, _), j in best.items()]
+        return [j.model_copy(update={"reference_id": rid}) for (rid, _), j in best.items()]
 
     def _align_options(self) -> AlignOptions:
         config = self.engine.config
@@ -212,18 +295,32 @@ class _Review:
                             gap_cost=options.gap_cost, run_containment=options.run_containment,
                             definition_gaps=options.definition_gaps, reference_runs=False)
 
-    def _judge_position_runs(self, runs: list[Run]) -> list[Judgement]:
-        """The alignment's runs judged against every text of their positions; each answer is the best text's."""
-        asks = [((t.id,), inp) for pids, inp in runs for pid in pids for t in self.playbook.position(pid).texts]
-        answers = dict(zip(asks, self.engine.judge_runs(list(dict.fromkeys(asks)), self.texts, self.input)))
-        out = []
-        for pids, inp in runs:
-            per_position = [max((answers[((t.id,), inp)] for t in self.playbook.position(pid).texts),
-                                key=lambda j: (j.p_same, -j.p_conflict)) for pid in pids]
-            out.append(min(per_position, key=lambda j: j.p_same).model_copy(update={"reference_id": "+".join(pids)}))
-        return out
+    def _judge_reference_runs(self, runs: list[Run]) -> list[Judgement]:
+        """The alignment's runs judged against every text of their positions (a template clause is its own text);
+        each answer is the best text's.
 
-    # -- verdicts -------------------------------------------------------------------------------
+        A run of input clauses that says what a text says less than one of its clauses alone does is
+        not one passage of the position (a neighbour with the same words, such as the other party's
+        indemnity next to ours): it is answered with P(same) 0, so the alignment keeps the clause.
+        """
+        def texts(rids: tuple[str, ...]) -> list[str]:
+            return [t for rid in rids for t in self.members[rid]]
+
+        asks = []
+        for rids, inp in runs:
+            parts = [inp, *((c,) for c in inp)] if len(inp) > 1 else [inp]
+            asks += [((t,), part) for t in texts(rids) for part in parts]
+        asks = list(dict.fromkeys(asks))
+        answers = dict(zip(asks, self.engine.judge_runs(asks, self.texts, self.input)))
+        out = []
+        for rids, inp in runs:
+            best = max((answers[((t,), inp)] for t in texts(rids)), key=lambda j: (j.p_same, -j.p_conflict))
+            whole = max(p_match(answers[((t,), inp)]) for t in texts(rids))
+            alone = max((p_match(answers[((t,), (c,))]) for t in texts(rids) for c in inp), default=0.0) if len(inp) > 1 else 0.0
+            if alone > whole:
+                best = best.model_copy(update={"p_same": 0.0, "signals": {**best.signals, "clause_alone_matches_better": alone}})
+            out.append(best.model_copy(update={"reference_id": "+".join(rids)}))
+        return out
 
     def _judge_passages(self, links: dict[str, Link]) -> dict[tuple[str, tuple[str, ...]], Judgement]:
         """Each linked passage against every text of its position, in one batch; identical texts need no judge."""
@@ -322,16 +419,26 @@ class _Review:
 
     # -- the rest -------------------------------------------------------------------------------
 
-    def _uncovered(self, alignment: Alignment, retrieved: list[Judgement]) -> list[UncoveredClause]:
+    def _uncovered(self, alignment: Alignment, links: dict[str, Link], retrieved: list[Judgement]) -> list[UncoveredClause]:
+        """Operative input clauses no position covers: those a template clause without a position matches, and new ones."""
         best: dict[str, tuple[float, str]] = {}
         for j in retrieved:
-            if j.p_same > best.get(j.input_id, (-1.0, ""))[0]:
-                best[j.input_id] = (j.p_same, self.owner[j.reference_id].id)
+            rid = self.owner[j.reference_id]
+            if rid in self.positions and j.p_same > best.get(j.input_id, (-1.0, ""))[0]:
+                best[j.input_id] = (j.p_same, rid)
+        template = {c.id: c for c in self.playbook.template_clauses}
+        found = [(cid, template[rid.removeprefix("template:")], link.p_same) for rid, link in links.items()
+                 if rid not in self.positions for cid in link.input]
+        found += [(gap.clause_id, None, None) for gap in alignment.added]
         out = []
-        for gap in alignment.added:
-            p, nearest = best.get(gap.clause_id, (0.0, None))
-            out.append(UncoveredClause(id=f"U{len(out) + 1:04d}", input=quote_of_run(self.input, (gap.clause_id,)),
-                                       p_same=round(max(p, 0.0), 4), nearest_position=nearest, definition=gap.definition))
+        for cid, clause, p_template in sorted(found, key=lambda x: self.input.position(x[0])):
+            p, nearest = best.get(cid, (0.0, None))
+            out.append(UncoveredClause(
+                id=f"U{len(out) + 1:04d}", input=quote_of_run(self.input, (cid,)), p_same=round(max(p, 0.0), 4),
+                nearest_position=nearest, definition=self.input.clause(cid).kind == "definition",
+                template=None if clause is None else (clause.section or clause.id),
+                p_template=None if p_template is None else round(p_template, 4),
+            ))
         return out
 
     def _ground(self, verdicts: list[PositionVerdict], uncovered: list[UncoveredClause]) -> int:
@@ -352,13 +459,13 @@ class _Review:
         return checked
 
     def _review_document(self, verdicts: list[PositionVerdict], uncovered: list[UncoveredClause],
-                         judged: JudgedDocuments, checked: int) -> dict:
+                         judged: JudgedDocuments, checked: int, context: int) -> dict:
         counts = {v: sum(1 for x in verdicts if x.verdict == v) for v in ("standard", "fallback", NOT_ACCEPTABLE, MISSING, ABSENT)}
         inp = document_summary(self.input)
         summary = {
             **counts, "uncovered": len(uncovered), "positions": len(verdicts),
             "red_line_hits": sum(len(v.red_lines) for v in verdicts),
-            "clauses": {"playbook_texts": len(self.clauses), "input": inp["clauses"]}, "filtered": inp["filtered"],
+            "clauses": {"playbook": len(self.clauses), "input": inp["clauses"]}, "filtered": inp["filtered"],
             "all_pairs": len(self.clauses) * inp["clauses"], "candidate_pairs": len(judged.candidates),
             "judged_pairs": len(judged.judgements), "spans_checked": checked,
         }
@@ -367,6 +474,7 @@ class _Review:
             "schema": REVIEW_SCHEMA,
             "playbook": {"path": self.playbook.path, "sha256": self.playbook.sha256, "title": self.playbook.title,
                          "template": self.playbook.template, "positions": len(self.playbook.positions),
+                         "template_clauses_without_position": context, "notes": list(self.playbook.notes),
                          "rendered_sha256": hashlib.sha256(self.rendered.text.encode("utf-8")).hexdigest()},
             "input": inp,
             "thresholds": config.thresholds.model_dump(),
