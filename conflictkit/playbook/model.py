@@ -18,14 +18,15 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-PLAYBOOK_SCHEMA = "conflictkit.playbook/1"
+from conflictkit.report.schemas import PLAYBOOK_SCHEMA
 POSITION_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$"
 Severity = Literal["high", "medium", "low"]
 SEVERITIES: tuple[str, ...] = ("high", "medium", "low")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # YAML reads "replace: 30" as a number: numbers where text is expected are taken as written
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, coerce_numbers_to_str=True)
 
 
 class Replacement(_Strict):
@@ -69,10 +70,10 @@ class Rule(_Strict):
     below: str | None = Field(None, description="any number of this kind below this quantity is a red line, e.g. '12 months', '$1,000,000', '10%'")
     above: str | None = Field(None, description="any number of this kind above this quantity is a red line")
     near: str | None = Field(None, description="with below/above: only numbers within a few words of these words (e.g. 'fees')")
-    governing_law_other_than: list[str] | None = Field(None, min_length=1, description="a governing law other than these is a red line")
-    venue_other_than: list[str] | None = Field(None, min_length=1, description="courts or a venue other than these is a red line")
-    contains: list[str] | None = Field(None, min_length=1, description="any of these words in the clause is a red line")
-    lacks: list[str] | None = Field(None, min_length=1, description="any of these words missing from the clause is a red line")
+    governing_law_other_than: list[str] | str | None = Field(None, min_length=1, description="a governing law other than these is a red line")
+    venue_other_than: list[str] | str | None = Field(None, min_length=1, description="courts or a venue other than these is a red line")
+    contains: list[str] | str | None = Field(None, min_length=1, description="any of these words in the clause is a red line")
+    lacks: list[str] | str | None = Field(None, min_length=1, description="any of these words missing from the clause is a red line")
 
     @field_validator("contains", "lacks", "governing_law_other_than", "venue_other_than", mode="before")
     @classmethod

@@ -34,9 +34,10 @@ def summary_line(review: dict) -> str:
     s = review["summary"]
     parts = [f"{s['standard']} standard", f"{s['fallback']} fallback", f"{s['not-acceptable']} not acceptable",
              f"{s['missing']} missing"] + ([f"{s['absent']} absent (optional)"] if s.get("absent") else [])
-    uncovered = s["uncovered"]
+    uncovered, new = s["uncovered"], s.get("uncovered_not_in_template")
+    of_which = f" ({new} not in the template either)" if new is not None else ""
     return (f"{', '.join(parts)} of {s['positions']} position{'s' * (s['positions'] != 1)}; "
-            f"{uncovered} input clause{'s' * (uncovered != 1)} no position covers; "
+            f"{uncovered} input clause{'s' * (uncovered != 1)} no position covers{of_which}; "
             f"{s['judged_pairs']} pairs judged; {s['spans_checked']} spans grounded")
 
 

@@ -23,16 +23,24 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel
-
 from conflictkit import PIPELINE_VERSION
 from conflictkit.align import AlignOptions, Alignment, Link, align, can_pair
 from conflictkit.align.text import clause_source, text_key
 from conflictkit.engine import Engine, JudgedDocuments
 from conflictkit.errors import GroundingError
 from conflictkit.identical import identical_judgement
-from conflictkit.model import Clause, Document, Edit, IndexedDocument, Judgement, Quote, Reason, Span
+from conflictkit.model import Clause, Document, IndexedDocument, Judgement, Quote, Reason, Span
 from conflictkit.playbook.document import PlaybookDocument, context_id, render_playbook, text_clauses, with_context
+from conflictkit.playbook.output import (
+    REVIEW_SCHEMA,
+    PlaybookSummary,
+    PositionVerdict,
+    RedLineHit,
+    ReviewDocument,
+    ReviewSummary,
+    TextMatch,
+    UncoveredClause,
+)
 from conflictkit.playbook.load import Playbook, PositionText, ResolvedPosition, section_clauses
 from conflictkit.playbook.rules import Reading
 from conflictkit.playbook.verdicts import (
@@ -48,71 +56,7 @@ from conflictkit.segmenters.markup import clause_text
 from conflictkit.report.build import document_summary, ground_findings, quote_of_run, redline_record
 from conflictkit.store import key_of
 
-REVIEW_SCHEMA = "conflictkit.playbook-review/1"
 Run = tuple[tuple[str, ...], tuple[str, ...]]
-
-
-class TextMatch(BaseModel):
-    """The judge's verdict on the input passage against one text of the position."""
-
-    text: str  # the text's label: "preferred", "fallback 1", "red line 2"
-    text_id: str
-    p_match: float
-    p_same: float
-    p_differs: float
-    p_conflict: float
-    judge: str
-
-
-class RedLineHit(BaseModel):
-    """A red line the input passage hits: a rule it breaks (with the words that break it) or a red-line text it matches."""
-
-    red_line: str  # "red line 2"
-    rule: str | None = None  # the rule in words, for a rule
-    detail: str
-    p: float  # 1 for a broken rule (read, not judged); P(matches the red-line text) for a text
-    input: Quote | None = None  # the words that break the rule (None: an absence, or a text match)
-
-
-class PositionVerdict(BaseModel):
-    """The verdict on one position, with the quotes, probabilities and reasons behind it."""
-
-    id: str
-    subject: str
-    title: str
-    severity: str
-    required: bool
-    verdict: str
-    fallback: int | None = None
-    label: str
-    p_verdict: float
-    probabilities: dict[str, float]
-    p_same: float | None = None
-    reference: Quote | None = None
-    nearest: str | None = None
-    input: Quote | None = None
-    texts: list[TextMatch] = []
-    red_lines: list[RedLineHit] = []
-    reasons: list[Reason] = []
-    edits: list[Edit] = []
-    redline: dict | None = None
-    guidance: str | None = None
-    judge: str | None = None
-    grounded: bool = False
-
-
-class UncoveredClause(BaseModel):
-    """An operative input clause no position covers."""
-
-    id: str
-    input: Quote
-    p_same: float  # its best P(same matter) with any text of the playbook
-    nearest_position: str | None = None
-    definition: bool = False
-    template: str | None = None  # the template clause (section) it matches, one the playbook takes no position on
-    p_template: float | None = None  # P(same matter) with that template clause
-    reference: None = None
-    grounded: bool = False
 
 
 @dataclass
@@ -356,7 +300,7 @@ class _Review:
         nearest_text, nearest = max(accepted, key=lambda pair: (p_match(pair[1]), -pair[0].rank))
         shown_text, shown = (accepted[fallback or 0] if verdict != NOT_ACCEPTABLE else (nearest_text, nearest))
         hits += self._red_text_hits(red, dist)
-        reasons = [Reason(type="red-line", input=h.input.text if h.input else None, detail=f"{h.red_line}: {h.detail}")
+        reasons = [Reason(type="red-line", detail=f"{h.red_line}" + (f" ({h.rule})" if h.rule else "") + f": {h.detail}")
                    for h in hits]
         reasons += shown.reasons
         reference = self._text_quote(shown_text)
@@ -404,7 +348,8 @@ class _Review:
     def _red_text_hits(red: list[tuple[PositionText, Judgement]], dist: Distribution) -> list[RedLineHit]:
         """Red-line texts the passage more likely matches than any accepted text."""
         best_accepted = max(dist.accepted) if dist.accepted else 0.0
-        return [RedLineHit(red_line=t.label, detail=f"the clause says what {t.label} says (P {share:.2f})", p=round(share, 4))
+        return [RedLineHit(red_line=t.label, p=round(share, 4),
+                           detail=f"the clause says what {t.label} says" + (f" ({t.note})" if t.note else ""))
                 for (t, _), share in zip(red, dist.red) if share > best_accepted and share >= dist.none]
 
     def _guidance(self, position: ResolvedPosition) -> str | None:
@@ -464,25 +409,19 @@ class _Review:
         inp = document_summary(self.input)
         summary = {
             **counts, "uncovered": len(uncovered), "positions": len(verdicts),
+            "uncovered_not_in_template": sum(1 for u in uncovered if u.template is None) if context else None,
             "red_line_hits": sum(len(v.red_lines) for v in verdicts),
             "clauses": {"playbook": len(self.clauses), "input": inp["clauses"]}, "filtered": inp["filtered"],
             "all_pairs": len(self.clauses) * inp["clauses"], "candidate_pairs": len(judged.candidates),
             "judged_pairs": len(judged.judgements), "spans_checked": checked,
         }
         config = self.engine.config
-        return {
-            "schema": REVIEW_SCHEMA,
-            "playbook": {"path": self.playbook.path, "sha256": self.playbook.sha256, "title": self.playbook.title,
-                         "template": self.playbook.template, "positions": len(self.playbook.positions),
-                         "template_clauses_without_position": context, "notes": list(self.playbook.notes),
-                         "rendered_sha256": hashlib.sha256(self.rendered.text.encode("utf-8")).hexdigest()},
-            "input": inp,
-            "thresholds": config.thresholds.model_dump(),
-            "summary": summary,
-            "positions": [v.model_dump(mode="json") for v in verdicts],
-            "uncovered": [u.model_dump(mode="json", exclude={"reference", "grounded"}) | {"grounded": u.grounded}
-                          for u in uncovered],
-        }
+        playbook = PlaybookSummary(
+            path=self.playbook.path, sha256=self.playbook.sha256, title=self.playbook.title, template=self.playbook.template,
+            positions=len(self.playbook.positions), template_clauses_without_position=context, notes=list(self.playbook.notes),
+            rendered_sha256=hashlib.sha256(self.rendered.text.encode("utf-8")).hexdigest())
+        return ReviewDocument(playbook=playbook, input=inp, thresholds=config.thresholds.model_dump(),
+                              summary=ReviewSummary(**summary), positions=verdicts, uncovered=uncovered).to_json()
 
 
 def _links(alignment: Alignment) -> list[Link]:

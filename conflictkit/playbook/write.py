@@ -31,6 +31,8 @@ HEADER = """\
 #   guidance: what the negotiator should say
 #   severity: high                           # high, medium (default), low
 #   missing: optional                        # default: required
+# 'template' is the document this was made from: a review matches its clauses that have no position
+# here, so that a draft's other clauses are not taken for a position's (delete a position you do not need).
 # Review a draft with: conflictkit review --playbook THIS.yaml DRAFT
 """
 
@@ -73,7 +75,7 @@ def playbook_from_template(clauses: list[Clause], title: str, template: str | No
     if not subjects:
         raise ValueError("the template has no operative clause to make a position of")
     data: dict = {"version": 1, "title": title}
-    if template is not None and by_reference:
+    if template is not None:  # cited texts are read from it; a review matches its other clauses (see playbook.review)
         data["template"] = template
     data["subjects"] = [{"subject": name, "positions": positions} for name, positions in subjects.items()]
     return HEADER + dump(data)

@@ -116,7 +116,7 @@ def ground_findings(findings: Sequence[Finding], reference: IndexedDocument, inp
     checked = 0
     for finding in findings:
         for side in ("reference", "input"):
-            quote: Quote | None = getattr(finding, side)
+            quote: Quote | None = getattr(finding, side, None)
             if quote is None:
                 continue
             # a run's clause spans must lie inside its hull and hold text of the file, like the hull

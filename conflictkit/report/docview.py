@@ -26,6 +26,11 @@ _TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
 _GAP = re.compile(r'<span class="gap [^"]*"[^>]*>[^<]*</span>')
 
 
+VIEW_KINDS = ("deviation", "missing", "added", "moved", "not-acceptable", "fallback", "standard", "absent", "uncovered")
+"""Every kind a highlighted entry may have (a comparison's findings, a playbook review's verdicts), in the
+order a highlight shared by several takes its colour from."""
+
+
 @dataclass(order=True)
 class Event:
     """Something to insert at ``offset`` of the original text; ``rank`` orders events at one offset.
@@ -254,7 +259,7 @@ class _Weaver:
             return piece
         active = sorted(self.marks)
         kinds = {self.mark_kinds[i] for i in active}
-        kind = next((k for k in ("deviation", "missing", "added") if k in kinds), "other")
+        kind = next((k for k in VIEW_KINDS if k in kinds), "other")
         multi = " multi" if len(active) > 1 else ""
         changed = {op for i, op in self.changes.items() if i in self.marks}
         if changed:

@@ -22,10 +22,12 @@ from typing import Any
 
 from conflictkit.errors import GroundingError
 from conflictkit.report.changes import redline_ops
-from conflictkit.report.docview import Event, event, render_markdown_document
+from conflictkit.report.docview import VIEW_KINDS, Event, event, render_markdown_document
 from conflictkit.report.explanations import explanation_lines
 
 KINDS = ("deviation", "missing", "added", "moved")
+VERDICTS = tuple(k for k in VIEW_KINDS if k not in KINDS)
+"""A playbook review's entries (:mod:`conflictkit.playbook.html`): each verdict, and input clauses no position covers."""
 SIDES = ("reference", "input")
 STATUSES = ("accepted", "dismissed")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -115,7 +117,7 @@ def _piece(text: str, active: list[int], findings: list[dict]) -> str:
     if not active:
         return esc(text)
     kinds = {findings[i]["kind"] for i in active}
-    kind = next((k for k in KINDS if k in kinds), "other")
+    kind = next((k for k in VIEW_KINDS if k in kinds), "other")
     multi = " multi" if len(active) > 1 else ""
     data = " ".join(str(i) for i in active)
     return f'<mark class="hl k-{kind}{multi}" data-f="{data}">{esc(text)}</mark>'
@@ -172,6 +174,8 @@ def pane_events(findings: list[dict], side: str, texts: dict[str, str]) -> list[
     for i, finding in enumerate(findings):
         quote = finding.get(side)
         if quote is None:
+            if finding.get("kind") not in ("missing", "added"):  # only a clause with no counterpart leaves a gap
+                continue
             theirs = finding.get(other)
             at = gap_offset(texts[other], texts[side], theirs["start"], theirs["end"]) if theirs else None
             if at is not None:
@@ -196,7 +200,7 @@ def pane_events(findings: list[dict], side: str, texts: dict[str, str]) -> list[
 
 def render_pane(side: str, text: str, findings: list[dict], texts: dict[str, str]) -> str:
     """One document as formatted text with its highlights; as exact plain text if Markdown would lose one."""
-    kinds = [f.get("kind") if f.get("kind") in KINDS else "other" for f in findings]
+    kinds = [f.get("kind") if f.get("kind") in VIEW_KINDS else "other" for f in findings]
     body = render_markdown_document(text, pane_events(findings, side, texts), kinds)
     if body is None:
         return f'<div class="doc plain" id="doc-{side}" tabindex="0">{highlight(text, findings, side)}</div>'
@@ -255,7 +259,8 @@ def render_reasons(reasons: list[dict]) -> str:
     return f'<ul class="reasons">{"".join(items)}</ul>'
 
 
-def _where(quote: dict | None, label: str) -> str:
+def quote_where(quote: dict | None, label: str) -> str:
+    """Where a quote is, for the list: its section and heading (and how many more clauses a run has)."""
     if quote is None:
         return ""
     where = " ".join(x for x in (quote.get("section"), quote.get("heading")) if x) or quote.get("clause_id", "")
@@ -281,12 +286,12 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
         f' <span class="p" title="P(conflict)">{_percent(p)}</span>'
         f'<span class="status">{esc(status)}</span></div>'
     )
-    where = f'<div class="wheres">{_where(finding.get("reference"), "ref")}{_where(finding.get("input"), "in")}</div>'
+    where = f'<div class="wheres">{quote_where(finding.get("reference"), "ref")}{quote_where(finding.get("input"), "in")}</div>'
     meta = (
         f'<div class="meta">P(conflict) {_percent(p)} · P(same matter) {_percent(finding.get("p_same"))}'
         f' · judge {esc(finding.get("judge") or "—")} · {"grounded" if finding.get("grounded") else "not grounded"}</div>'
     )
-    review = _review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
+    review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
     reason_types = " ".join(sorted({_reason_type(r) for r in finding.get("reasons") or []}))
     return (
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
@@ -307,7 +312,8 @@ def _explanation(lines: list[str] | None) -> str:
     return '<div class="explanation">' + "".join(f"<p>{esc(line)}</p>" for line in lines) + "</div>"
 
 
-def _review_controls(note: str) -> str:
+def review_controls(note: str) -> str:
+    """The review app's accept / dismiss / clear buttons and the note box of one entry."""
     return (
         '<div class="review">'
         '<button type="button" data-action="accepted" title="Accept (a)">Accept</button> '
@@ -323,17 +329,21 @@ SORTS = (("order", "document order"), ("p-desc", "P(conflict) high to low"), ("p
 REVIEW_FILTERS = (("", "any review status"), ("undecided", "undecided"), ("accepted", "accepted"), ("dismissed", "dismissed"))
 
 
-def render_toolbar(findings: list[dict], decisions: dict | None = None) -> str:
-    """Filters (kind, reason type, review status, free text), the sort order, the reviewed count, the keys."""
-    counts = {k: sum(1 for f in findings if f.get("kind") == k) for k in KINDS}
+def render_toolbar(findings: list[dict], decisions: dict | None = None, kinds: tuple[str, ...] = KINDS,
+                   sorts: tuple[tuple[str, str], ...] = ()) -> str:
+    """Filters (kind, reason type, review status, free text), the sort order, the reviewed count, the keys.
+
+    ``kinds`` are the kinds to filter by (a playbook review's verdicts); ``sorts`` come before the usual orders.
+    """
+    counts = {k: sum(1 for f in findings if f.get("kind") == k) for k in kinds}
     boxes = "".join(
-        f'<label class="k-{k}"><input type="checkbox" name="kind" value="{k}" checked> {k} ({counts[k]})</label>'
-        for k in KINDS
+        f'<label class="k-{k}"><input type="checkbox" name="kind" value="{k}" checked> {k.replace("-", " ")} ({counts[k]})</label>'
+        for k in kinds
     )
     types = sorted({_reason_type(r) for f in findings for r in f.get("reasons") or []})
     reason_options = '<option value="">any reason</option>' + "".join(f'<option value="{esc(t)}">{esc(t)}</option>' for t in types)
     status_options = "".join(f'<option value="{v}">{label}</option>' for v, label in REVIEW_FILTERS)
-    sort_options = "".join(f'<option value="{v}">{label}</option>' for v, label in SORTS)
+    sort_options = "".join(f'<option value="{v}">{label}</option>' for v, label in (*sorts, *SORTS))
     decided = sum(1 for f in findings if ((decisions or {}).get(f.get("id")) or {}).get("status") in STATUSES)
     return (
         f'<div class="toolbar" role="group" aria-label="Filter and sort findings">{boxes}'
@@ -437,24 +447,19 @@ def render_html(report: dict, reference_text: str, input_text: str, decisions: d
     ``decisions`` maps a finding id to ``{"status": "accepted"|"dismissed"|None, "note": str}``.
     The page loads nothing: its policy allows only its own inline style and script (by hash).
     """
-    css, js = asset("report.css"), asset("report.js")
-    csp = (
-        f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
-        "img-src data:; base-uri 'none'; form-action 'none'"
-    )
     title = f"conflictkit: {view_title(_name(report, 'reference'), _name(report, 'input'))}"
     reviewed = ""
     if decisions:
         done = sum(1 for d in decisions.values() if (d or {}).get("status") in STATUSES)
         reviewed = f'<p class="reviewed">Review: {done} of {len(report.get("findings") or [])} findings decided.</p>'
-    return fill(
-        asset("report.html"),
-        {
-            "csp": esc(csp),
-            "title": esc(title),
-            "css": css,
-            "js": js,
-            "summary": render_summary(report) + reviewed,
-            "view": render_view(report, reference_text, input_text, decisions),
-        },
+    return render_page(title, render_summary(report) + reviewed, render_view(report, reference_text, input_text, decisions))
+
+
+def render_page(title: str, summary: str, view: str) -> str:
+    """The self-contained page around a view (``summary`` and ``view`` are HTML already; ``title`` is text)."""
+    css, js = asset("report.css"), asset("report.js")
+    csp = (
+        f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
     )
+    return fill(asset("report.html"), {"csp": esc(csp), "title": esc(title), "css": css, "js": js, "summary": summary, "view": view})

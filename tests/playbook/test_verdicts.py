@@ -1,0 +1,49 @@
+"""The verdict distribution: a probability per verdict, the most probable one wins, ties go to the more preferred."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from conflictkit.model import Judgement
+from conflictkit.playbook.verdicts import distribution, p_match
+
+
+def test_probabilities_sum_to_one_and_stay_in_bounds():
+    grid = [0.0, 0.05, 0.5, 0.95, 1.0]
+    for a, b, r in itertools.product(grid, grid, grid):
+        for broken in (False, True):
+            d = distribution([a, b], [r], broken)
+            total = sum(d.accepted) + d.not_acceptable
+            assert total == pytest.approx(1.0)
+            assert all(0.0 <= p <= 1.0 for p in (*d.accepted, *d.red, d.none, d.not_acceptable))
+            assert sum(d.red) + d.none + d.broken == pytest.approx(d.not_acceptable)
+
+
+@pytest.mark.parametrize("accepted, red, broken, verdict", [
+    ([1.0, 0.05], [], False, ("standard", None)),
+    ([0.05, 1.0], [], False, ("fallback", 1)),
+    ([0.5, 0.95], [], False, ("fallback", 1)),  # the better match wins, not the earlier one
+    ([0.05, 0.05, 0.8], [], False, ("fallback", 2)),
+    ([0.05, 0.1], [], False, ("not-acceptable", None)),
+    ([0.05, 0.05], [0.99], False, ("not-acceptable", None)),  # says what a red-line text says
+    ([1.0, 0.05], [], True, ("not-acceptable", None)),  # a broken rule: nothing is acceptable
+    ([0.9, 0.9], [], False, ("standard", None)),  # a tie goes to the preferred text
+])
+def test_verdicts(accepted, red, broken, verdict):
+    assert distribution(accepted, red, broken).verdict()[:2] == verdict
+
+
+def test_labels():
+    d = distribution([0.1, 0.9], [0.05], False)
+    assert list(d.labelled()) == ["standard", "fallback 1", "not acceptable"]
+
+
+def test_p_match_needs_the_same_matter_and_no_difference():
+    def j(same, differs):
+        return Judgement(reference_id="r", input_id="i", p_same=same, p_differs=differs, p_conflict=same * differs)
+
+    assert p_match(j(1.0, 0.0)) == 1.0
+    assert p_match(j(0.2, 0.0)) == pytest.approx(0.2)  # another matter is no match however alike
+    assert p_match(j(1.0, 0.9)) == pytest.approx(0.1)
