@@ -27,6 +27,7 @@ from conflictkit.report.html import TEMPLATES as REPORT_TEMPLATES
 from conflictkit.store import get_store
 from conflictkit.web import export, pages
 from conflictkit.web.jobs import Runner
+from conflictkit.web.playbooks import check_playbook, entry_ids, is_playbook, is_review
 from conflictkit.web.reviews import ReviewStore
 from conflictkit.web.security import BodyTooLarge, Guard, is_loopback, too_large_message
 from conflictkit.web.uploads import MAX_BATCH, documents_from_upload
@@ -115,7 +116,11 @@ class App:
         from conflictkit.report.html import render_panes
 
         comparison = self.reviews.get(cid)
-        if comparison is not None:
+        if comparison is not None and is_review(comparison.report):
+            from conflictkit.playbook.html import render_review_view
+
+            render_review_view(comparison.report, comparison.reference_text, comparison.input_text)
+        elif comparison is not None:
             render_panes(comparison.report, {"reference": comparison.reference_text, "input": comparison.input_text})
 
     def choices(self) -> list[tuple[str, str]]:
@@ -154,6 +159,8 @@ class App:
             return HTMLResponse(self._home(str(exc)), status_code=413)
         try:
             (reference,) = await self._documents([form.get("reference")], "reference")
+            if is_playbook(reference.path):
+                await run_in_threadpool(check_playbook, reference)
             inputs = await self._documents(form.getlist("input"), "input")
             if len(inputs) > MAX_BATCH:
                 raise ConflictkitError(f"{len(inputs)} input documents; upload at most {MAX_BATCH} at a time")
@@ -236,7 +243,7 @@ class App:
     async def decide(self, request: Request) -> Response:
         cid, fid = request.path_params["cid"], request.path_params["fid"]
         comparison = self.reviews.get(cid)
-        if comparison is None or fid not in {f.get("id") for f in comparison.report.get("findings", [])}:
+        if comparison is None or fid not in entry_ids(comparison.report):
             return JSONResponse({"error": "no such comparison or finding"}, 404)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "send the decision as application/json"}, 415)

@@ -21,6 +21,7 @@ from conflictkit.config import Config, dump_config
 from conflictkit.errors import ConflictkitError
 from conflictkit.loaders import document_from_bytes
 from conflictkit.model import Document
+from conflictkit.web.playbooks import is_playbook, review_job
 from conflictkit.web.reviews import ReviewStore
 
 
@@ -128,12 +129,14 @@ class Runner:
             reference = document_from_bytes(reference_data, job.reference_name, limit)
             input = document_from_bytes(input_data, job.input_name, limit)
             engine = self.engine_factory(config_key, config, progress)
-            result = engine.compare_documents(reference, input)
+            if is_playbook(reference.path):
+                reference_text, report = review_job(engine, reference, input)
+            else:
+                result = engine.compare_documents(reference, input)
+                reference_text, report = result.reference.document.original, result.report
             job.stage = "saving"
-            job.comparison = self.reviews.add(
-                reference.path, input.path, result.reference.document.original, result.input.document.original,
-                result.report, dump_config(config),
-            )
+            job.comparison = self.reviews.add(reference.path, input.path, reference_text, input.original, report,
+                                              dump_config(config))
             if self.after_store is not None:
                 job.stage = "preparing the view"
                 self.after_store(job.comparison)
