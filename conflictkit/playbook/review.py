@@ -28,7 +28,7 @@ from conflictkit.align import AlignOptions, Alignment, Link, align, can_pair
 from conflictkit.align.text import clause_source, text_key
 from conflictkit.engine import Engine, JudgedDocuments
 from conflictkit.errors import GroundingError
-from conflictkit.identical import identical_judgement
+from conflictkit.identical import identical_judgement, identical_pairs
 from conflictkit.model import Clause, Document, IndexedDocument, Judgement, Quote, Reason, Span
 from conflictkit.playbook.document import PlaybookDocument, context_id, render_playbook, text_clauses, with_context
 from conflictkit.playbook.output import (
@@ -90,9 +90,11 @@ class _Review:
         inp_clauses = self.engine.clauses(self.input_document)
         anchors, context = self._template_places()
         self._prepare(context)
-        judged = self.engine.judge_documents(self.document, self.clauses, self.input_document, inp_clauses,
-                                             self.timings, reference_key=self._index_key())
-        self.texts, self.input = judged.reference, judged.input
+        retrieved = self._to_retrieve(inp_clauses)
+        judged = self.engine.judge_documents(self.document, retrieved, self.input_document, inp_clauses,
+                                             self.timings, reference_key=self._index_key(retrieved))
+        self.input = judged.input
+        self.texts = IndexedDocument(document=self.document, clauses=self.clauses)  # every text, retrieved or not
         t = time.perf_counter()
         alignment = align(self._reference_sequence(judged, anchors, context), self.input,
                           self._by_reference(judged.judgements), self._align_options(), self._judge_reference_runs)
@@ -139,7 +141,8 @@ class _Review:
         if template is None or not clauses:
             return {}, []
         at = {c.id: k for k, c in enumerate(clauses)}
-        keys = {text_key(clause_source(template, c)): k for k, c in reversed(list(enumerate(clauses)))}
+        keys = {key: k for k, c in reversed(list(enumerate(clauses)))
+                for key in (text_key(clause_source(template, c)), text_key(c.text))}
         anchors: dict[str, int] = {}
         taken: set[str] = set()
         for position in self.playbook.positions:
@@ -177,10 +180,19 @@ class _Review:
                 taken.add(j.input_id)
                 anchors[position.id] = at[j.input_id]
 
-    def _index_key(self) -> str:
+    def _to_retrieve(self, inp_clauses: list[Clause]) -> list[Clause]:
+        """The reference clauses retrieval ranks: all but the other texts of a position one of whose texts the
+        input has word for word (its passage is known; the verdict judges it against them all the same)."""
+        plain = IndexedDocument(document=self.document, clauses=self.clauses)
+        exact = identical_pairs(plain, IndexedDocument(document=self.input_document, clauses=inp_clauses))
+        settled = {self.owner[r] for r, _ in exact}
+        word_for_word = {r for r, _ in exact}
+        return [c for c in self.clauses if self.owner[c.id] not in settled or c.id in word_for_word]
+
+    def _index_key(self, clauses: list[Clause]) -> str:
         """The texts' cache key: the rendered playbook and how it is cut into texts (no segmenter reads it)."""
         embedder = self.engine.embedder
-        cut = [(c.id, c.span.start, c.span.end, c.kind) for c in self.clauses]
+        cut = [(c.id, c.span.start, c.span.end, c.kind) for c in clauses]
         return key_of("playbook-index", PIPELINE_VERSION, hashlib.sha256(self.rendered.text.encode()).hexdigest(), cut,
                       embedder.fingerprint if embedder is not None else None)
 
