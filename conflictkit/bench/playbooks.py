@@ -100,7 +100,7 @@ class _Site:
         self.start, self.end, self.indent, self.insert = start, end, indent, insert
 
 
-def _sites(playbook: Playbook, spec: DraftsSpec, template: Document, clauses: list[Clause]) -> dict[str, _Site]:
+def draft_sites(playbook: Playbook, spec: DraftsSpec, template: Document, clauses: list[Clause]) -> dict[str, _Site]:
     """Each position's site: the hull of its template section (the one it cites, or its placement)."""
     sites = {}
     original = template.original
@@ -127,7 +127,7 @@ def script_drafts(playbook: Playbook, spec: DraftsSpec, template: Document, clau
                   rounds: int = 2) -> list[Draft]:
     """Drafts in which every state of every position occurs ``rounds`` times, each next to other positions' states."""
     states = {p.id: position_states(p, spec.breaches.get(p.id, [])) for p in playbook.positions}
-    sites = _sites(playbook, spec, template, clauses)
+    sites = draft_sites(playbook, spec, template, clauses)
     most = max(len(s) for s in states.values())
     drafts = []
     for d in range(most * rounds):
@@ -166,10 +166,6 @@ def variants(draft: Draft, template: Document, sites: dict[str, _Site]) -> dict[
     moved = move_section(reworded) or reworded
     reformatted = one_sentence_per_line(moved) or moved
     return {"reworded": reworded, "reformatted": reformatted}
-
-
-def draft_sites(playbook: Playbook, spec: DraftsSpec, template: Document, clauses: list[Clause]) -> dict[str, _Site]:
-    return _sites(playbook, spec, template, clauses)
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 5: "five", 10: "ten", 15: "fifteen", 20: "twenty", 30: "thirty",

@@ -10,15 +10,15 @@ script, keys and review controls, so the review app shows a review as it shows a
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from conflictkit.report.html import (
-    STATUSES,
     VERDICTS,
     check_spans,
+    decision_state,
     esc,
     finding_positions,
+    list_item,
     quote_where,
     render_page,
     render_panes,
@@ -45,9 +45,7 @@ def view_entries(review: dict) -> list[dict]:
 
 def _entry(index: int, entry: dict, decision: dict | None, controls: bool, position: int) -> str:
     kind = entry["kind"] if entry["kind"] in VERDICTS or entry["kind"] == "missing" else "other"
-    status = (decision or {}).get("status")
-    status = status if status in STATUSES else ""
-    note = (decision or {}).get("note") or ""
+    status, note = decision_state(decision)
     p = float(entry.get("p_verdict") or 0.0)
     head = (
         f'<div class="fhead"><span class="badge k-{kind}">{esc(entry.get("label") or kind)}</span>'
@@ -61,13 +59,9 @@ def _entry(index: int, entry: dict, decision: dict | None, controls: bool, posit
     meta = f'<div class="meta">{probabilities}{" · grounded" if entry.get("grounded") else ""}</div>'
     redline = render_redline(entry) if entry.get("reference") and entry.get("input") else ""
     review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
-    reason_types = " ".join(sorted({re.sub(r"[^\w-]", "_", str(r.get("type") or "other")) for r in entry.get("reasons") or []}))
-    return (
-        f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
-        f' data-p="{p:.6f}" data-fid="{esc(entry.get("id"))}" data-status="{status}" data-pos="{position}"'
-        f' data-reasons="{esc(reason_types)}">'
-        f"{head}{subject}{where}{guidance}{render_reasons(entry.get('reasons') or [])}{meta}{redline}{review}</li>"
-    )
+    reasons = entry.get("reasons") or []
+    body = f"{head}{subject}{where}{guidance}{render_reasons(reasons)}{meta}{redline}{review}"
+    return list_item(index, kind, entry.get("id"), p, position, reasons, status, body)
 
 
 def render_review_view(review: dict, playbook_text: str, input_text: str, decisions: dict | None = None, *,

@@ -1,17 +1,21 @@
 """Reviewing a document against a playbook: a verdict per position, with the engine's own stages.
 
 1. The playbook is rendered as Markdown (:mod:`conflictkit.playbook.document`): every text of
-   every position (preferred, fallbacks, red-line texts) is one clause of that reference document.
-2. The engine retrieves and judges candidate pairs between those texts and the input's clauses,
-   as ``compare`` does (identical texts settled first, then retrieval, scorer, judge; cached).
-3. Alignment (:func:`conflictkit.align.align`, as in ``compare``) runs on one clause per position,
-   each pair weighted by the best of the position's texts. A playbook has no order of its own, so
-   positions are laid out in the order the input discusses them, and an out-of-order pair is
-   taken as soon as it is the same matter. A link may grow over several input clauses (a position
-   written as one paragraph, a draft that splits it), never over several positions.
+   every position (preferred, fallbacks, red-line texts) is one clause of that reference document,
+   and so is every clause of the playbook's template that no position stands for (context).
+2. The engine retrieves and judges candidate pairs between those clauses and the input's, as
+   ``compare`` does (identical texts settled first, then retrieval, scorer, judge; cached). The
+   other texts of a position the input has word for word are not retrieved: its passage is known.
+3. Alignment (:func:`conflictkit.align.align`, as in ``compare``) runs on one clause per position
+   (each pair weighted by the best of its texts) and per context clause, in the template's order; a
+   position with no place in the template goes where the input discusses it, and an out-of-order
+   pair is taken as soon as it is the same matter (a playbook's order means nothing). A link may
+   grow over several input clauses (a position written as one paragraph, a draft that splits it),
+   never over several positions. An input clause a context clause takes is no position's.
 4. Each linked position's input passage is judged against every one of its texts in one batch,
    and :mod:`conflictkit.playbook.verdicts` turns those judgements and the red-line rules into
-   the verdict and its probabilities. A position with no link is ``missing`` (``absent`` when optional).
+   the verdict and its probabilities. A position with no link, or whose passage is more likely
+   another matter, is ``missing`` (``absent`` when optional).
 5. Every quote (input passages, the playbook's texts, the words that break a rule) is checked
    against its document before the review is returned.
 """
@@ -31,6 +35,7 @@ from conflictkit.errors import GroundingError
 from conflictkit.identical import identical_judgement, identical_pairs
 from conflictkit.model import Clause, Document, IndexedDocument, Judgement, Quote, Reason, Span
 from conflictkit.playbook.document import PlaybookDocument, context_id, render_playbook, text_clauses, with_context
+from conflictkit.playbook.load import Playbook, PositionText, ResolvedPosition, section_clauses
 from conflictkit.playbook.output import (
     REVIEW_SCHEMA,
     PlaybookSummary,
@@ -41,19 +46,20 @@ from conflictkit.playbook.output import (
     TextMatch,
     UncoveredClause,
 )
-from conflictkit.playbook.load import Playbook, PositionText, ResolvedPosition, section_clauses
 from conflictkit.playbook.rules import Reading
 from conflictkit.playbook.verdicts import (
     ABSENT,
+    FALLBACK,
     MISSING,
     NOT_ACCEPTABLE,
+    STANDARD,
     Distribution,
     accepted_label,
     distribution,
     p_match,
 )
-from conflictkit.segmenters.markup import clause_text
 from conflictkit.report.build import document_summary, ground_findings, quote_of_run, redline_record
+from conflictkit.segmenters.markup import clause_text
 from conflictkit.store import key_of
 
 Run = tuple[tuple[str, ...], tuple[str, ...]]
@@ -102,7 +108,9 @@ class _Review:
         judgements = self._judge_passages({pid: link for pid, link in links.items() if pid in self.positions})
         verdicts = [self._verdict(position, links.get(position.id), judgements, judged.judgements)
                     for position in self.playbook.positions]
-        uncovered = self._uncovered(alignment, links, judged.judgements)
+        released = {v.id for v in verdicts if v.verdict in (MISSING, ABSENT) and v.input is not None}
+        uncovered = self._uncovered(alignment, {rid: link for rid, link in links.items() if rid not in released},
+                                    judged.judgements, [links[pid] for pid in released])
         checked = self._ground(verdicts, uncovered)
         self.timings["review"] = time.perf_counter() - t
         self.timings["total"] = time.perf_counter() - started
@@ -307,19 +315,30 @@ class _Review:
         accepted = [(t, j) for t, j in matches if t.role != "red-line"]
         red = [(t, j) for t, j in matches if t.role == "red-line"]
         hits = self._rule_hits(position, link.input)
-        dist = distribution([p_match(j) for _, j in accepted], [p_match(j) for _, j in red], broken=bool(hits))
+        present = max(j.p_same for _, j in matches)
+        dist = distribution([p_match(j) for _, j in accepted], [p_match(j) for _, j in red], bool(hits), present)
         verdict, fallback, p = dist.verdict()
+        gap = MISSING if position.required else ABSENT
         nearest_text, nearest = max(accepted, key=lambda pair: (p_match(pair[1]), -pair[0].rank))
-        shown_text, shown = (accepted[fallback or 0] if verdict != NOT_ACCEPTABLE else (nearest_text, nearest))
+        shown_text, shown = (accepted[fallback] if verdict == FALLBACK else accepted[0] if verdict == STANDARD
+                             else (nearest_text, nearest))
         hits += self._red_text_hits(red, dist)
-        reasons = [Reason(type="red-line", detail=f"{h.red_line}" + (f" ({h.rule})" if h.rule else "") + f": {h.detail}")
-                   for h in hits]
+        if verdict == MISSING:  # the nearest clause is another matter: the position is not there
+            verdict, hits = gap, []
+            reasons = [Reason(type=gap, detail=f"the nearest clause of the input deals with another matter (P(same matter) "
+                                               f"{present:.2f}); " + ("the position is required" if position.required else
+                                                                      "the position is optional: its absence is accepted"))]
+        else:
+            reasons = []
+        reasons += [Reason(type="red-line", detail=f"{h.red_line}" + (f" ({h.rule})" if h.rule else "") + f": {h.detail}")
+                    for h in hits]
         reasons += shown.reasons
         reference = self._text_quote(shown_text)
         passage = quote_of_run(self.input, link.input)
+        label = {NOT_ACCEPTABLE: "not acceptable", MISSING: MISSING, ABSENT: ABSENT}.get(verdict) or accepted_label(fallback or 0)
         return PositionVerdict(
-            **common, verdict=verdict, fallback=fallback, label=accepted_label(fallback or 0) if verdict != NOT_ACCEPTABLE
-            else "not acceptable", p_verdict=round(p, 4), probabilities=dist.labelled(), p_same=round(link.p_same, 4),
+            **common, verdict=verdict, fallback=fallback, label=label, p_verdict=round(p, 4),
+            probabilities=dist.labelled(gap), p_same=round(present, 4),
             reference=reference, nearest=shown_text.label, input=passage,
             texts=[_text_match(t, j) for t, j in matches], red_lines=hits, reasons=reasons, edits=list(shown.edits),
             redline=redline_record(reference.text, passage.text), judge=shown.judge,
@@ -334,8 +353,8 @@ class _Review:
             **common, verdict=verdict, label="missing" if position.required else "absent", p_verdict=round(1.0 - best, 4),
             probabilities={verdict: round(1.0 - best, 4)}, p_same=round(best, 4),
             reference=self._text_quote(position.preferred), nearest=position.preferred.label,
-            reasons=[Reason(type=verdict, detail=f"no clause of the input deals with this matter (best P(same matter) "
-                                                  f"{best:.2f}); {why}")],
+            reasons=[Reason(type=verdict, detail=f"no clause of the input that another position or the template does not "
+                                                  f"account for deals with this matter (best P(same matter) {best:.2f}); {why}")],
         )
 
     def _rule_hits(self, position: ResolvedPosition, clause_ids: tuple[str, ...]) -> list[RedLineHit]:
@@ -376,8 +395,10 @@ class _Review:
 
     # -- the rest -------------------------------------------------------------------------------
 
-    def _uncovered(self, alignment: Alignment, links: dict[str, Link], retrieved: list[Judgement]) -> list[UncoveredClause]:
-        """Operative input clauses no position covers: those a template clause without a position matches, and new ones."""
+    def _uncovered(self, alignment: Alignment, links: dict[str, Link], retrieved: list[Judgement],
+                   released: list[Link]) -> list[UncoveredClause]:
+        """Operative input clauses no position covers: those a template clause without a position matches, new ones,
+        and those nearest to a position that are about another matter (``released``)."""
         best: dict[str, tuple[float, str]] = {}
         for j in retrieved:
             rid = self.owner[j.reference_id]
@@ -387,6 +408,7 @@ class _Review:
         found = [(cid, template[rid.removeprefix("template:")], link.p_same) for rid, link in links.items()
                  if rid not in self.positions for cid in link.input]
         found += [(gap.clause_id, None, None) for gap in alignment.added]
+        found += [(cid, None, None) for link in released for cid in link.input]
         out = []
         for cid, clause, p_template in sorted(found, key=lambda x: self.input.position(x[0])):
             p, nearest = best.get(cid, (0.0, None))

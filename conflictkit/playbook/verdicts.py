@@ -12,8 +12,10 @@ impossible; so does matching a red-line text.
     P(fallback N)     = fallback N's share
     P(not acceptable) = the red-line texts' shares + "none" + what a broken rule takes
 
-The verdict is the most probable of these (ties go to the more preferred), so a benign rewording,
-which leaves p_match of the text it rewords high, keeps its verdict.
+All of these are conditional on the passage being about the position: with P(same matter) below 1,
+the rest is P(missing) (the nearest clause is another matter). The verdict is the most probable
+(ties go to the more preferred), so a benign rewording, which leaves p_match of the text it rewords
+high, keeps its verdict.
 """
 
 from __future__ import annotations
@@ -36,30 +38,39 @@ def p_match(judgement: Judgement) -> float:
 
 @dataclass(frozen=True)
 class Distribution:
-    """Verdict probabilities of one position: ``accepted[k]`` (k=0 preferred), and not acceptable.
+    """Verdict probabilities of one position: ``accepted[k]`` (k=0 preferred), not acceptable, and not there at all.
 
     ``red[k]`` is the share of red-line text k, ``none`` the share of matching no text; ``broken``
-    is the probability a red-line rule takes away from the accepted texts (1 when one is broken).
+    is the probability a red-line rule takes away from the accepted texts (1 when one is broken);
+    ``gap`` is the probability that the passage is not about the position at all (1 - P(same matter)).
     """
 
     accepted: tuple[float, ...]
     red: tuple[float, ...]
     none: float
     broken: float
+    gap: float = 0.0
 
     @property
     def not_acceptable(self) -> float:
-        return 1.0 - sum(self.accepted)
+        return 1.0 - sum(self.accepted) - self.gap
 
-    def labelled(self) -> dict[str, float]:
-        """``{"standard": p, "fallback 1": p, ..., "not acceptable": p}``, rounded for reports."""
+    def labelled(self, gap_label: str = MISSING) -> dict[str, float]:
+        """``{"standard": p, "fallback 1": p, ..., "not acceptable": p, "missing": p}``, rounded for reports."""
         out = {accepted_label(k): round(p, 4) for k, p in enumerate(self.accepted)}
         out[NOT_ACCEPTABLE_LABEL] = round(self.not_acceptable, 4)
+        out[gap_label] = round(self.gap, 4)
         return out
 
     def verdict(self) -> tuple[str, int | None, float]:
-        """(verdict, fallback number or None, its probability): the most probable; ties to the more preferred."""
+        """(verdict, fallback number or None, its probability): the most probable; ties to the more preferred.
+
+        ``missing`` when the passage more likely deals with another matter than with any verdict on this one.
+        """
         best = max(range(len(self.accepted)), key=lambda k: (self.accepted[k], -k))
+        top = max(self.accepted[best], self.not_acceptable)
+        if self.gap > top:
+            return MISSING, None, self.gap
         if self.not_acceptable > self.accepted[best]:
             return NOT_ACCEPTABLE, None, self.not_acceptable
         return (STANDARD, None, self.accepted[0]) if best == 0 else (FALLBACK, best, self.accepted[best])
@@ -69,8 +80,11 @@ def accepted_label(rank: int) -> str:
     return STANDARD if rank == 0 else f"fallback {rank}"
 
 
-def distribution(accepted: list[float], red: list[float], broken: bool) -> Distribution:
-    """The verdict distribution from p_match of each accepted text (preferred first) and each red-line text."""
+def distribution(accepted: list[float], red: list[float], broken: bool, present: float = 1.0) -> Distribution:
+    """The verdict distribution from p_match of each accepted text (preferred first) and each red-line text.
+
+    ``present`` is P(the passage deals with the position's matter): the rest is the position missing.
+    """
     matches = [min(1.0 - EPSILON, max(EPSILON, p)) for p in [*accepted, *red]]
     misses = [1.0 - p for p in matches]
     weights = []
@@ -84,8 +98,8 @@ def distribution(accepted: list[float], red: list[float], broken: bool) -> Distr
     for miss in misses:
         none *= miss
     total = sum(weights) + none
-    share = [w / total for w in weights]
+    share = [present * w / total for w in weights]
     keep = 0.0 if broken else 1.0
     n = len(accepted)
-    return Distribution(accepted=tuple(keep * s for s in share[:n]), red=tuple(share[n:]), none=none / total,
-                        broken=(1.0 - keep) * sum(share[:n]))
+    return Distribution(accepted=tuple(keep * s for s in share[:n]), red=tuple(share[n:]), none=present * none / total,
+                        broken=(1.0 - keep) * sum(share[:n]), gap=1.0 - present)

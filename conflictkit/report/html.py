@@ -277,9 +277,7 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
                    explained: list[str] | None = None) -> str:
     """One entry of the findings list (its redline is shown when the entry is selected); ``explained``: an explainer's lines."""
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
-    status = (decision or {}).get("status")
-    status = status if status in STATUSES else ""
-    note = (decision or {}).get("note") or ""
+    status, note = decision_state(decision)
     p = float(finding.get("p_conflict") or 0.0)
     head = (
         f'<div class="fhead"><span class="badge k-{kind}">{esc(kind)}</span> <span class="fid">{esc(finding.get("id"))}</span>'
@@ -292,12 +290,23 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
         f' · judge {esc(finding.get("judge") or "—")} · {"grounded" if finding.get("grounded") else "not grounded"}</div>'
     )
     review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
-    reason_types = " ".join(sorted({_reason_type(r) for r in finding.get("reasons") or []}))
+    body = f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(explained)}{meta}{render_redline(finding)}{review}"
+    return list_item(index, kind, finding.get("id"), p, position, finding.get("reasons") or [], status, body)
+
+
+def decision_state(decision: dict | None) -> tuple[str, str]:
+    """(status, note) of a reviewer's decision on an entry: status "" when undecided."""
+    status = (decision or {}).get("status")
+    return (status if status in STATUSES else ""), (decision or {}).get("note") or ""
+
+
+def list_item(index: int, kind: str, entry_id: Any, p: float, position: int, reasons: list[dict], status: str, body: str) -> str:
+    """One entry of the list as the script reads it: kind, P, id, review status, place and reason types as data."""
+    reason_types = " ".join(sorted({_reason_type(r) for r in reasons}))
     return (
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
-        f' data-p="{p:.6f}" data-fid="{esc(finding.get("id"))}" data-status="{status}" data-pos="{position}"'
-        f' data-reasons="{esc(reason_types)}">'
-        f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(explained)}{meta}{render_redline(finding)}{review}</li>"
+        f' data-p="{p:.6f}" data-fid="{esc(entry_id)}" data-status="{status}" data-pos="{position}"'
+        f' data-reasons="{esc(reason_types)}">{body}</li>'
     )
 
 

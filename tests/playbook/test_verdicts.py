@@ -14,11 +14,12 @@ def test_probabilities_sum_to_one_and_stay_in_bounds():
     grid = [0.0, 0.05, 0.5, 0.95, 1.0]
     for a, b, r in itertools.product(grid, grid, grid):
         for broken in (False, True):
-            d = distribution([a, b], [r], broken)
-            total = sum(d.accepted) + d.not_acceptable
-            assert total == pytest.approx(1.0)
-            assert all(0.0 <= p <= 1.0 for p in (*d.accepted, *d.red, d.none, d.not_acceptable))
-            assert sum(d.red) + d.none + d.broken == pytest.approx(d.not_acceptable)
+            for present in (1.0, 0.6, 0.2):
+                d = distribution([a, b], [r], broken, present)
+                total = sum(d.accepted) + d.not_acceptable + d.gap
+                assert total == pytest.approx(1.0)
+                assert all(-1e-9 <= p <= 1.0 for p in (*d.accepted, *d.red, d.none, d.not_acceptable, d.gap))
+                assert sum(d.red) + d.none + d.broken == pytest.approx(d.not_acceptable)
 
 
 @pytest.mark.parametrize("accepted, red, broken, verdict", [
@@ -37,7 +38,16 @@ def test_verdicts(accepted, red, broken, verdict):
 
 def test_labels():
     d = distribution([0.1, 0.9], [0.05], False)
-    assert list(d.labelled()) == ["standard", "fallback 1", "not acceptable"]
+    assert list(d.labelled()) == ["standard", "fallback 1", "not acceptable", "missing"]
+    assert list(d.labelled("absent"))[-1] == "absent"
+
+
+@pytest.mark.parametrize("present, verdict", [(1.0, "not-acceptable"), (0.7, "not-acceptable"), (0.4, "missing"),
+                                               (0.3, "missing")])
+def test_a_passage_about_another_matter_leaves_the_position_missing(present, verdict):
+    """A weakly related clause is no evidence that the position is there and deviates."""
+    assert distribution([0.02, 0.02], [], False, present).verdict()[0] == verdict
+    assert distribution([0.98, 0.02], [], False, 0.7).verdict()[0] == "standard"
 
 
 def test_p_match_needs_the_same_matter_and_no_difference():
