@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from default_targets import CORPUS, ROOT, fifty_pages, timed
+from default_targets import CORPUS, ROOT, fifty_pages
 
 POSITIONS = 50
 TARGET = 5.0
@@ -67,6 +67,27 @@ def playbook(work: Path) -> Path:
     return path
 
 
+def timed(args: list[str], cache: Path) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of the child, and its last line.
+
+    CPU seconds depend less on what else runs on a shared machine than wall seconds (but ONNX
+    Runtime's threads spin while they wait, so they are no idle wall time either).
+    """
+    import subprocess
+    import time
+
+    wrapper = ("import resource,subprocess,sys;p=subprocess.run(sys.argv[1:],capture_output=True,text=True);"
+               "u=resource.getrusage(resource.RUSAGE_CHILDREN);print(u.ru_maxrss,u.ru_utime+u.ru_stime,file=sys.stderr);"
+               "print((p.stdout.strip().splitlines() or [''])[-1] if p.returncode==0 else 'exit %d: %s'%(p.returncode,p.stderr.strip()[-200:]))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
+    env["CONFLICTKIT_CACHE_DIR"] = str(cache)
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - started
+    rss, cpu = proc.stderr.strip().splitlines()[-1].split()
+    return elapsed, float(cpu), int(rss) / 1024, proc.stdout.strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -77,20 +98,22 @@ def main() -> None:
     book = playbook(work)
     _, draft = fifty_pages(work)
     ck = [sys.executable, "-m", "conflictkit"]
-    check = timed([*ck, "playbook", "check", str(book), "--config", "fast"], work / "cache-check")[2]
+    check = timed([*ck, "playbook", "check", str(book), "--config", "fast"], work / "cache-check")[3]
     rows = []
     for config in ("offline", "fast"):
         for label, command in (("review", [*ck, "review", "-p", str(book), str(draft), "--config", config, "-q"]),
                                ("compare CSA 2.1", [*ck, "compare", str(CORPUS / "commonpaper/csa/CSA_v2.1.md"), str(draft),
                                                     "--config", config, "-q"])):
-            cold, warm, rss, line = [], [], [], ""
+            cold, cpu, warm, rss, line = [], [], [], [], ""
             for n in range(args.rounds):
                 cache = work / f"cache-{config}-{label}-{n}"
-                seconds, peak, line = timed(command, cache)
+                seconds, cpu_seconds, peak, line = timed(command, cache)
                 cold.append(seconds)
+                cpu.append(cpu_seconds)
                 rss.append(peak)
                 warm.append(timed(command, cache)[0])
-            rows.append((f"{label}, `{config}`", line, statistics.median(cold), statistics.median(warm), max(rss)))
+            rows.append((f"{label}, `{config}`", line, statistics.median(cold), statistics.median(cpu),
+                         statistics.median(warm), max(rss)))
     lines = [
         "# Playbook review speed: 50 positions against a ~50-page draft",
         "",
@@ -101,21 +124,22 @@ def main() -> None:
         "",
         f"Playbook: {check}. Draft: {draft.stat().st_size / 1e6:.2f} MB.",
         "",
-        "| run | summary | cold s | warm s | peak RSS (cold) |",
-        "|---|---|---|---|---|",
-        *[f"| {a} | {b} | {c:.2f} | {d:.2f} | {e:.0f} MB |" for a, b, c, d, e in rows],
+        "| run | summary | cold s (wall) | cold CPU s | warm s (wall) | peak RSS (cold) |",
+        "|---|---|---|---|---|---|",
+        *[f"| {a} | {b} | {c:.2f} | {d:.2f} | {e:.2f} | {f:.0f} MB |" for a, b, c, d, e, f in rows],
         "",
     ]
-    review_cold = next(r[2] for r in rows if r[0] == "review, `offline`")
-    compare_cold = next(r[2] for r in rows if r[0] == "compare CSA 2.1, `offline`")
-    verdict = "met" if review_cold < TARGET else "NOT met"
-    lines += [f"Target (< {TARGET:g} s cold, offline default): {verdict} ({review_cold:.2f} s; "
-              f"{review_cold / compare_cold:.2f}x a cold compare of the template against the same draft, measured side by side)."]
+    review = next(r for r in rows if r[0] == "review, `offline`")
+    compare = next(r for r in rows if r[0] == "compare CSA 2.1, `offline`")
+    verdict = "met" if review[2] < TARGET else "NOT met on this machine at this load"
+    lines += [f"Target (< {TARGET:g} s cold, offline default): {verdict} ({review[2]:.2f} s wall, {review[3]:.2f} CPU s; "
+              f"{review[2] / compare[2]:.2f}x the wall time and {review[3] / compare[3]:.2f}x the CPU time of a cold compare "
+              "of the template against the same draft, measured side by side)."]
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     print(text)
-    sys.exit(0 if review_cold < TARGET else 1)
+    sys.exit(0 if review[2] < TARGET else 1)
 
 
 if __name__ == "__main__":
