@@ -168,15 +168,24 @@ def variants(draft: Draft, template: Document, sites: dict[str, _Site]) -> dict[
     return {"reworded": reworded, "reformatted": reformatted}
 
 
-_WORDS = {1: "one", 2: "two", 3: "three", 5: "five", 10: "ten", 15: "fifteen", 20: "twenty", 30: "thirty",
-          45: "forty-five", 60: "sixty", 75: "seventy-five", 90: "ninety", 120: "one hundred twenty"}
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 10: "ten", 12: "twelve",
+          14: "fourteen", 15: "fifteen", 20: "twenty", 24: "twenty-four", 30: "thirty", 45: "forty-five", 60: "sixty",
+          75: "seventy-five", 90: "ninety", 120: "one hundred twenty"}
 _NUMBERS = {w: n for n, w in _WORDS.items()}
+_NUMBER_WORDS = "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))
+_PERIOD = re.compile(rf"\b(?:(?P<words>{_NUMBER_WORDS}) \((?P<digits>\d{{1,3}})\)|(?P<bare>\d{{1,3}})) (?P<unit>days|months)\b")
+
+
+def _other_number_format(m: re.Match[str]) -> str:
+    """"30 days" <-> "thirty (30) days": the same period written the other way (each match once)."""
+    if m.group("bare") is not None:
+        n = int(m.group("bare"))
+        return f"{_WORDS[n]} ({n}) {m.group('unit')}" if n in _WORDS else m.group()
+    return f"{m.group('digits')} {m.group('unit')}" if _NUMBERS.get(m.group("words")) == int(m.group("digits")) else m.group()
+
+
 REWORDINGS: list[tuple[re.Pattern[str], object]] = [
-    # "30 days" <-> "thirty (30) days": the same period written two ways
-    (re.compile(r"\b(\d{1,3}) (days|months)\b"), lambda m: f"{_WORDS[int(m.group(1))]} ({m.group(1)}) {m.group(2)}"
-     if int(m.group(1)) in _WORDS else m.group()),
-    (re.compile(r"\b([a-z-]+(?: [a-z]+)?) \((\d{1,3})\) (days|months)\b"),
-     lambda m: f"{m.group(2)} {m.group(3)}" if _NUMBERS.get(m.group(1)) == int(m.group(2)) else m.group()),
+    (_PERIOD, _other_number_format),
     (re.compile(r"\bwill\b(?! not\b)"), "shall"),  # the same duty
     (re.compile(r"(?<=\w)'(?=s\b)"), "\u2019"),  # typography
     (re.compile(r", and\b"), " and"),  # the serial comma
