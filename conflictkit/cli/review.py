@@ -58,7 +58,8 @@ def review(input: str, playbook_path: str, config_path: str | None, out_dir: str
     Each position of the playbook gets a verdict: standard (the input says what the preferred
     text says), fallback N (what an accepted fallback says), not acceptable (neither, or a red
     line is hit: with the reasons, the words that do it, and the change from the nearest accepted
-    text), missing (a required position with no clause in the input) or absent (an optional one).
+    text), missing (a required position with no clause in the input on its matter) or absent (an
+    optional one).
     Input clauses no position covers are listed too. Every quote is checked against its document;
     each verdict comes with its probability.
 

@@ -323,13 +323,11 @@ class _Review:
         shown_text, shown = (accepted[fallback] if verdict == FALLBACK else accepted[0] if verdict == STANDARD
                              else (nearest_text, nearest))
         hits += self._red_text_hits(red, dist)
+        reasons = []
         if verdict == MISSING:  # the nearest clause is another matter: the position is not there
             verdict, hits = gap, []
-            reasons = [Reason(type=gap, detail=f"the nearest clause of the input deals with another matter (P(same matter) "
-                                               f"{present:.2f}); " + ("the position is required" if position.required else
-                                                                      "the position is optional: its absence is accepted"))]
-        else:
-            reasons = []
+            reasons.append(_absence(position, f"the nearest clause of the input deals with another matter (P(same matter) "
+                                              f"{present:.2f})"))
         reasons += [Reason(type="red-line", detail=f"{h.red_line}" + (f" ({h.rule})" if h.rule else "") + f": {h.detail}")
                     for h in hits]
         reasons += shown.reasons
@@ -348,13 +346,12 @@ class _Review:
         ids = {t.id for t in position.texts}
         best = max((j.p_same for j in retrieved if j.reference_id in ids), default=0.0)
         verdict = MISSING if position.required else ABSENT
-        why = ("the position is required" if position.required else "the position is optional: its absence is accepted")
         return PositionVerdict(
-            **common, verdict=verdict, label="missing" if position.required else "absent", p_verdict=round(1.0 - best, 4),
+            **common, verdict=verdict, label=verdict, p_verdict=round(1.0 - best, 4),
             probabilities={verdict: round(1.0 - best, 4)}, p_same=round(best, 4),
             reference=self._text_quote(position.preferred), nearest=position.preferred.label,
-            reasons=[Reason(type=verdict, detail=f"no clause of the input that another position or the template does not "
-                                                  f"account for deals with this matter (best P(same matter) {best:.2f}); {why}")],
+            reasons=[_absence(position, f"no clause of the input that another position or the template does not account "
+                                        f"for deals with this matter (best P(same matter) {best:.2f})")],
         )
 
     def _rule_hits(self, position: ResolvedPosition, clause_ids: tuple[str, ...]) -> list[RedLineHit]:
@@ -456,6 +453,13 @@ class _Review:
             rendered_sha256=hashlib.sha256(self.rendered.text.encode("utf-8")).hexdigest())
         return ReviewDocument(playbook=playbook, input=inp, thresholds=config.thresholds.model_dump(),
                               summary=ReviewSummary(**summary), positions=verdicts, uncovered=uncovered).to_json()
+
+
+def _absence(position: ResolvedPosition, why: str) -> Reason:
+    """The reason a position is missing (required) or absent (optional)."""
+    if position.required:
+        return Reason(type=MISSING, detail=f"{why}; the position is required")
+    return Reason(type=ABSENT, detail=f"{why}; the position is optional: its absence is accepted")
 
 
 def _links(alignment: Alignment) -> list[Link]:
