@@ -287,16 +287,22 @@ class _Review:
         return out
 
     def _judge_passages(self, links: dict[str, Link]) -> dict[tuple[str, tuple[str, ...]], Judgement]:
-        """Each linked passage against every text of its position, in one batch; identical texts need no judge."""
+        """Each linked passage against every text of its position, in one batch.
+
+        A passage that is one of the texts word for word says that text and, the texts of a position
+        saying different things, no other: it needs no judge, unless the text is a red line (the
+        accepted texts are judged then, for the reasons it is not acceptable).
+        """
         out: dict[tuple[str, tuple[str, ...]], Judgement] = {}
         asks: list[Run] = []
         for pid, link in links.items():
             passage = self._passage_key(link.input)
-            for text in self.playbook.position(pid).texts:
-                if text_key(clause_source(self.document, self.texts.clause(text.id))) == passage:
-                    out[(text.id, link.input)] = identical_judgement(text.id, "+".join(link.input))
-                else:
-                    asks.append(((text.id,), link.input))
+            texts = self.playbook.position(pid).texts
+            same = [t for t in texts if text_key(clause_source(self.document, self.texts.clause(t.id))) == passage]
+            for text in same:
+                out[(text.id, link.input)] = identical_judgement(text.id, "+".join(link.input))
+            if all(t.role == "red-line" for t in same):
+                asks += [((t.id,), link.input) for t in texts if t not in same]
         asks = list(dict.fromkeys(asks))
         for (text_ids, inp), judgement in zip(asks, self.engine.judge_runs(asks, self.texts, self.input), strict=True):
             out[(text_ids[0], inp)] = judgement
@@ -311,17 +317,19 @@ class _Review:
                   "required": position.required, "guidance": self._guidance(position)}
         if link is None:
             return self._missing(position, retrieved, common)
-        matches = [(t, judgements[(t.id, link.input)]) for t in position.texts]
+        matches = [(t, judgements[(t.id, link.input)]) for t in position.texts if (t.id, link.input) in judgements]
         accepted = [(t, j) for t, j in matches if t.role != "red-line"]
         red = [(t, j) for t, j in matches if t.role == "red-line"]
         hits = self._rule_hits(position, link.input)
         present = max(j.p_same for _, j in matches)
-        dist = distribution([p_match(j) for _, j in accepted], [p_match(j) for _, j in red], bool(hits), present)
+        dist = distribution([p_match(j) for _, j in accepted], [p_match(j) for _, j in red], bool(hits), present,
+                            ranks=[t.rank for t, _ in accepted])
         verdict, fallback, p = dist.verdict()
         gap = MISSING if position.required else ABSENT
-        nearest_text, nearest = max(accepted, key=lambda pair: (p_match(pair[1]), -pair[0].rank))
-        shown_text, shown = (accepted[fallback] if verdict == FALLBACK else accepted[0] if verdict == STANDARD
-                             else (nearest_text, nearest))
+        # the accepted text quoted: the one matched, else the nearest (the preferred when the passage is a red-line text)
+        shown_text, shown = max(accepted, key=lambda pair: (p_match(pair[1]), -pair[0].rank), default=(position.preferred, None))
+        if verdict in (STANDARD, FALLBACK):
+            shown_text, shown = next((t, j) for t, j in accepted if t.rank == (fallback or 0))
         hits += self._red_text_hits(red, dist)
         reasons = []
         if verdict == MISSING:  # the nearest clause is another matter: the position is not there
@@ -330,7 +338,7 @@ class _Review:
                                               f"{present:.2f})"))
         reasons += [Reason(type="red-line", detail=f"{h.red_line}" + (f" ({h.rule})" if h.rule else "") + f": {h.detail}")
                     for h in hits]
-        reasons += shown.reasons
+        reasons += shown.reasons if shown is not None else []
         reference = self._text_quote(shown_text)
         passage = quote_of_run(self.input, link.input)
         label = {NOT_ACCEPTABLE: "not acceptable", MISSING: MISSING, ABSENT: ABSENT}.get(verdict) or accepted_label(fallback or 0)
@@ -338,8 +346,9 @@ class _Review:
             **common, verdict=verdict, fallback=fallback, label=label, p_verdict=round(p, 4),
             probabilities=dist.labelled(gap), p_same=round(present, 4),
             reference=reference, nearest=shown_text.label, input=passage,
-            texts=[_text_match(t, j) for t, j in matches], red_lines=hits, reasons=reasons, edits=list(shown.edits),
-            redline=redline_record(reference.text, passage.text), judge=shown.judge,
+            texts=[_text_match(t, j) for t, j in matches], red_lines=hits, reasons=reasons,
+            edits=list(shown.edits) if shown is not None else [], redline=redline_record(reference.text, passage.text),
+            judge=shown.judge if shown is not None else matches[0][1].judge,
         )
 
     def _missing(self, position: ResolvedPosition, retrieved: list[Judgement], common: dict) -> PositionVerdict:

@@ -38,7 +38,8 @@ def p_match(judgement: Judgement) -> float:
 
 @dataclass(frozen=True)
 class Distribution:
-    """Verdict probabilities of one position: ``accepted[k]`` (k=0 preferred), not acceptable, and not there at all.
+    """Verdict probabilities of one position: ``accepted[k]`` for the accepted text of rank ``ranks[k]``
+    (0 preferred, N fallback N), not acceptable, and not there at all.
 
     ``red[k]`` is the share of red-line text k, ``none`` the share of matching no text; ``broken``
     is the probability a red-line rule takes away from the accepted texts (1 when one is broken);
@@ -50,6 +51,7 @@ class Distribution:
     none: float
     broken: float
     gap: float = 0.0
+    ranks: tuple[int, ...] = ()
 
     @property
     def not_acceptable(self) -> float:
@@ -57,7 +59,7 @@ class Distribution:
 
     def labelled(self, gap_label: str = MISSING) -> dict[str, float]:
         """``{"standard": p, "fallback 1": p, ..., "not acceptable": p, "missing": p}``, rounded for reports."""
-        out = {accepted_label(k): round(p, 4) for k, p in enumerate(self.accepted)}
+        out = {accepted_label(rank): round(p, 4) for rank, p in zip(self.ranks, self.accepted)}
         out[NOT_ACCEPTABLE_LABEL] = round(self.not_acceptable, 4)
         out[gap_label] = round(self.gap, 4)
         return out
@@ -67,23 +69,26 @@ class Distribution:
 
         ``missing`` when the passage more likely deals with another matter than with any verdict on this one.
         """
-        best = max(range(len(self.accepted)), key=lambda k: (self.accepted[k], -k))
-        top = max(self.accepted[best], self.not_acceptable)
+        best = max(range(len(self.accepted)), key=lambda k: (self.accepted[k], -self.ranks[k]), default=None)
+        top = max(self.accepted[best] if best is not None else 0.0, self.not_acceptable)
         if self.gap > top:
             return MISSING, None, self.gap
-        if self.not_acceptable > self.accepted[best]:
+        if best is None or self.not_acceptable > self.accepted[best]:
             return NOT_ACCEPTABLE, None, self.not_acceptable
-        return (STANDARD, None, self.accepted[0]) if best == 0 else (FALLBACK, best, self.accepted[best])
+        rank = self.ranks[best]
+        return (STANDARD, None, self.accepted[best]) if rank == 0 else (FALLBACK, rank, self.accepted[best])
 
 
 def accepted_label(rank: int) -> str:
     return STANDARD if rank == 0 else f"fallback {rank}"
 
 
-def distribution(accepted: list[float], red: list[float], broken: bool, present: float = 1.0) -> Distribution:
-    """The verdict distribution from p_match of each accepted text (preferred first) and each red-line text.
+def distribution(accepted: list[float], red: list[float], broken: bool, present: float = 1.0,
+                 ranks: list[int] | None = None) -> Distribution:
+    """The verdict distribution from p_match of accepted texts (of ``ranks``, by default 0, 1, 2...) and red-line texts.
 
     ``present`` is P(the passage deals with the position's matter): the rest is the position missing.
+    Texts left out are texts the passage is known not to say (it is another of them word for word).
     """
     matches = [min(1.0 - EPSILON, max(EPSILON, p)) for p in [*accepted, *red]]
     misses = [1.0 - p for p in matches]
@@ -102,4 +107,5 @@ def distribution(accepted: list[float], red: list[float], broken: bool, present:
     keep = 0.0 if broken else 1.0
     n = len(accepted)
     return Distribution(accepted=tuple(keep * s for s in share[:n]), red=tuple(share[n:]), none=present * none / total,
-                        broken=(1.0 - keep) * sum(share[:n]), gap=1.0 - present)
+                        broken=(1.0 - keep) * sum(share[:n]), gap=1.0 - present,
+                        ranks=tuple(ranks if ranks is not None else range(n)))

@@ -57,3 +57,10 @@ def test_p_match_needs_the_same_matter_and_no_difference():
     assert p_match(j(1.0, 0.0)) == 1.0
     assert p_match(j(0.2, 0.0)) == pytest.approx(0.2)  # another matter is no match however alike
     assert p_match(j(1.0, 0.9)) == pytest.approx(0.1)
+
+
+def test_texts_left_out_keep_their_ranks():
+    """A passage that is fallback 2 word for word is judged against nothing else: its verdict still names fallback 2."""
+    d = distribution([1.0], [], False, ranks=[2])
+    assert d.verdict()[:2] == ("fallback", 2) and list(d.labelled()) == ["fallback 2", "not acceptable", "missing"]
+    assert distribution([], [1.0], False).verdict()[0] == "not-acceptable"
