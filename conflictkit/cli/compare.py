@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -122,18 +123,31 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
 
 def print_result(result, fmt: str, out_dir: str | None, verbosity: int) -> None:
     """The report on stdout in ``fmt``; document text is made harmless for a terminal first."""
-    from conflictkit.report.escape import json_for_terminal, sanitize_controls
-
     texts = {"reference": result.reference.document.original, "input": result.input.document.original}
-    if fmt == "json":
-        click.echo(json_for_terminal(json.dumps(result.report, indent=2, ensure_ascii=False)))
-    elif fmt == "md":
+
+    def markdown() -> str:
         from conflictkit.report.render import render_markdown
 
-        click.echo(sanitize_controls(render_markdown(result.report, texts)), nl=False)
-    elif fmt == "text":
+        return render_markdown(result.report, texts)
+
+    def text() -> None:
         from conflictkit.report.terminal import make_console, print_report
 
         print_report(make_console(), result.report, texts, verbosity=verbosity)
+
+    echo_result(fmt, result.report, markdown, text, f"{out_dir or ''}/report.{fmt}")
+
+
+def echo_result(fmt: str, document: dict, markdown: Callable[[], str], text: Callable[[], None], written: str) -> None:
+    """A command's result on stdout in ``fmt``: JSON exact, Markdown and text harmless for a terminal; for a
+    format only written to --out (html, docx), the file written, on stderr."""
+    from conflictkit.report.escape import json_for_terminal, sanitize_controls
+
+    if fmt == "json":
+        click.echo(json_for_terminal(json.dumps(document, indent=2, ensure_ascii=False)))
+    elif fmt == "md":
+        click.echo(sanitize_controls(markdown()), nl=False)
+    elif fmt == "text":
+        text()
     else:
-        click.echo(f"wrote {sanitize_controls(out_dir or '')}/report.{fmt}", err=True)
+        click.echo(f"wrote {sanitize_controls(written)}", err=True)

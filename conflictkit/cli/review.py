@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from conflictkit.errors import EXIT_FINDINGS, UserError
@@ -106,19 +104,19 @@ def _read_input(path: str, limit: int):
 
 
 def _print(result, fmt: str, out_dir: str | None, verbosity: int) -> None:
-    from conflictkit.report.escape import json_for_terminal, sanitize_controls
+    from conflictkit.cli.compare import echo_result
 
     texts = {"reference": result.rendered.text, "input": result.input.document.original}
-    if fmt == "json":
-        click.echo(json_for_terminal(json.dumps(result.review, indent=2, ensure_ascii=False)))
-    elif fmt == "md":
+
+    def markdown() -> str:
         from conflictkit.playbook.render import render_review_markdown
 
-        click.echo(sanitize_controls(render_review_markdown(result.review, texts)), nl=False)
-    elif fmt == "text":
+        return render_review_markdown(result.review, texts)
+
+    def text() -> None:
         from conflictkit.playbook.render import print_review
         from conflictkit.report.terminal import make_console
 
         print_review(make_console(), result.review, texts, verbosity=verbosity)
-    else:
-        click.echo(f"wrote {sanitize_controls(out_dir or '')}/review.{fmt}", err=True)
+
+    echo_result(fmt, result.review, markdown, text, f"{out_dir or ''}/review.{fmt}")
