@@ -23,6 +23,14 @@ $CK bench --config offline --config benchmarks/configs/offline.calibrated.yaml -
   --dataset $DATA/documents/edits/edits.yaml --dataset $DATA/documents/corpus.yaml \
   --out benchmarks/results/bench
 
+# 2b. real revisions labelled hunk by hunk (the development set beside the corpus), scored against a word diff
+REVISIONS="${REVISIONS:-../shared/revisions}"
+if [ -d "$REVISIONS/labels" ]; then
+  $CK bench --config offline --config fast --dataset "$REVISIONS" --out benchmarks/results/revisions --no-plots
+else
+  echo "revision set not found at $REVISIONS: skipped" >&2
+fi
+
 # 3. ContractNLI: tune on dev, report on test
 if [ -f "$CORPUS/contractnli/dev.json" ]; then
   $CK calibrate --config offline --dataset corpus:contractnli/dev.json --out benchmarks/configs/offline.contractnli.yaml

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -28,8 +28,11 @@ import numpy as np
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.align import align
 from conflictkit.config import Config, config_data, dump_config
+from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
+from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
+from conflictkit.lexicon import DEFAULT_LANGUAGE
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
@@ -108,6 +111,7 @@ class Engine:
         # Without a store, the vectors embedded lately: a batch retrieves the same reference's
         # clauses against every input, and must not embed them again each time.
         self._recent_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._last_context: tuple[tuple, DocumentContext] | None = None
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -230,7 +234,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return flag_non_operative(clauses, document)
+        return flag_navigation(flag_non_operative(clauses, document), document.original)
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses
@@ -349,11 +353,15 @@ class Engine:
     def judge_documents(
         self, reference: Document, ref_clauses: list[Clause], input: Document, inp_clauses: list[Clause],
         timings: dict[str, float] | None = None, reference_key: str | None = None,
+        context_pairs: Callable[[list[CandidatePair]], list[CandidatePair]] | None = None,
     ) -> JudgedDocuments:
         """The retrieve -> settle -> score -> judge half of a comparison, on clauses already segmented.
 
         ``reference_key`` replaces the reference's index key where its clauses do not come from the
         segmenter (a playbook's positions), so they never share a cache entry with a file of that text.
+        ``context_pairs`` picks the candidate pairs the document context is read from, where the
+        reference says one thing several ways (a playbook's texts of one position: one change in the
+        input would otherwise count as a rename made several times).
         """
         timings = {} if timings is None else timings
         started = time.perf_counter()
@@ -369,7 +377,7 @@ class Engine:
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp, reference_key)
-        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
+        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp), context_pairs)
         timings["judge"] = time.perf_counter() - t
         return JudgedDocuments(reference=ref, input=inp, candidates=candidates, judgements=judgements, key=pairs_key)
 
@@ -380,6 +388,7 @@ class Engine:
     def _judged_pairs(
         self, ref: IndexedDocument, inp: IndexedDocument, key: str, exact: list[tuple[str, str]],
         unsettled_docs: tuple[IndexedDocument, IndexedDocument],
+        context_pairs: Callable[[list[CandidatePair]], list[CandidatePair]] | None = None,
     ) -> tuple[list[CandidatePair], list[Judgement]]:
         """The judged candidate pairs, from the store or computed: ``exact`` are the identical pairs,
         ``unsettled_docs`` the clauses of each side they leave (what retrieval ranks)."""
@@ -394,7 +403,8 @@ class Engine:
         settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)
         candidates = [*to_judge, *settled.candidates]
-        judgements = [*self._judge(to_judge, ref, inp), *settled.judgements]
+        context = self.document_context(ref, inp, context_pairs(candidates) if context_pairs else candidates)
+        judgements = [*self._judge(to_judge, ref, inp, context), *settled.judgements]
         self.store.put_json("pairs", key, {
             "candidates": [c.model_dump(mode="json") for c in candidates],
             "judgements": [j.model_dump(mode="json") for j in judgements],
@@ -430,12 +440,27 @@ class Engine:
             for c, s in zip(candidates, scores)
         ]
 
-    def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument) -> list[Judgement]:
+    def document_context(self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair]) -> DocumentContext:
+        """The facts read from both whole documents (renames, aliases), once per document pair."""
+        key = (ref.document.sha256, inp.document.sha256, len(ref.clauses), len(inp.clauses))
+        if self._last_context is None or self._last_context[0] != key:
+            self.progress("context", 0, 1)
+            self._last_context = (key, build_context(ref, inp, candidates, self._language))
+            self.progress("context", 1, 1)
+        return self._last_context[1]
+
+    @property
+    def _language(self) -> str:
+        return str(getattr(self.judge.options, "language", None) or DEFAULT_LANGUAGE)
+
+    def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument,
+               context: DocumentContext | None = None) -> list[Judgement]:
         if not candidates:
             return []
         judge = self._ready("judge")
         self.progress("judge", 0, len(candidates))
-        judgements = judge.judge(candidates, Comparison(reference=ref, input=inp))
+        comparison = Comparison(reference=ref, input=inp, context=context if context is not None else EMPTY)
+        judgements = judge.judge(candidates, comparison)
         self.progress("judge", len(candidates), len(candidates))
         if len(judgements) != len(candidates):
             raise BackendError(f"judge {self.judge.name!r} returned {len(judgements)} judgements for {len(candidates)} pairs")
@@ -451,7 +476,9 @@ class Engine:
 
         def judge_runs(runs: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Judgement]:
             todo = [run for run in dict.fromkeys(runs) if run not in run_judgements]
-            run_judgements.update(zip(todo, self.judge_runs(todo, ref, inp)))
+            if todo:
+                context = self.document_context(ref, inp, candidates)
+                run_judgements.update(zip(todo, self.judge_runs(todo, ref, inp, context)))
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
@@ -467,6 +494,7 @@ class Engine:
 
     def judge_runs(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
+        context: DocumentContext | None = None,
     ) -> list[Judgement]:
         """Judge each (reference run, input run) on the runs' concatenated texts, in one batch.
 
@@ -486,7 +514,7 @@ class Engine:
                 relevance=max(0.0, min(1.0, similarity if similarity is not None else 1.0)),
                 signals={"cosine": similarity} if similarity is not None else {},
             ))
-        return self._judge(self._score(candidates, ref_ext, inp_ext), ref_ext, inp_ext)
+        return self._judge(self._score(candidates, ref_ext, inp_ext), ref_ext, inp_ext, context)
 
     def _run_similarities(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,

@@ -63,6 +63,11 @@ def register_explainers(register):
 
 
 @hookspec
+def register_renderers(register):
+    """Register :class:`conflictkit.stages.Renderer` subclasses (one per report format, ``--format NAME``)."""
+
+
+@hookspec
 def register_batch_engines(register):
     """Register :class:`conflictkit.batch.engines.BatchEngine` subclasses (``conflictkit batch --engine NAME``)."""
 

@@ -142,6 +142,8 @@ def reversing(lex: Lexicon) -> frozenset[str]:
 
 
 def __getattr__(name: str) -> Any:
+    if name.startswith("__"):  # "from conflictkit.lexicon import load" asks for __path__: no lexicon to load for that
+        raise AttributeError(f"module 'conflictkit.lexicon' has no attribute {name!r}")
     lists = _english()
     if name in lists:
         return lists[name]

@@ -140,3 +140,22 @@ def normalize(text: str, *, flatten: bool = False) -> NormalizedText:
 def flat(text: str) -> str:
     """The flattened normalized form of ``text``: what clause texts and quotes are compared in."""
     return normalize(text, flatten=True).text.strip()
+
+
+def _flat_table() -> dict[int, str | None]:
+    table: dict[int, str | None] = {ord(c): r for c, r in _REPLACEMENTS.items()}
+    for part in re.findall(r".-.|.", _REMOVED, re.DOTALL):
+        first, last = (part[0], part[2]) if len(part) == 3 else (part, part)
+        table.update({code: None for code in range(ord(first), ord(last) + 1)})
+    return table
+
+
+_FLAT_TABLE = _flat_table()
+
+
+def flat_key(text: str) -> str:
+    """``flat(text)`` without the offset map, in one translation and a split: for keys that only compare.
+
+    The same string as :func:`flat` (a property test holds them equal), some tens of times faster.
+    """
+    return " ".join(text.translate(_FLAT_TABLE).split())

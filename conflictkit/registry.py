@@ -17,7 +17,7 @@ import pluggy
 
 from conflictkit import hookspecs
 from conflictkit.errors import ConfigError, UnknownBackendError, plugin_install_hint
-from conflictkit.stages import STAGE_CLASSES, Component, Loader, StageName
+from conflictkit.stages import STAGE_CLASSES, Component, Loader, Renderer, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
 
@@ -32,6 +32,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "conflictkit.retrievers.cosine",
     "conflictkit.judges.compose",
     "conflictkit.judges.atoms",
+    "conflictkit.report.renderers",
 )
 
 
@@ -100,6 +101,15 @@ class Registry:
 
     def all(self) -> list[BackendInfo]:
         return [info for stage in STAGE_CLASSES for info in sorted(self._backends[stage].values(), key=lambda i: i.name)]
+
+    def renderer(self, name: str) -> type[Renderer]:
+        """The renderer of ``--format name``; an unknown name lists the installed formats and says what to install."""
+        if name not in self._backends["renderer"]:
+            package = KNOWN_PLUGINS.get(name)
+            hint = (f"it is in the {package} plugin: {plugin_install_hint(package)}" if package
+                    else "install the plugin that provides it, then check `conflictkit backends`")
+            raise UnknownBackendError(f"unknown --format {name!r}; installed: {', '.join(self.names('renderer'))} ({hint})")
+        return self._backends["renderer"][name].cls  # type: ignore[return-value]
 
     def loaders(self) -> list[type[Loader]]:
         """Every registered loader class, by name."""
@@ -170,6 +180,7 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
         "scorer": pm.hook.register_scorers,
         "judge": pm.hook.register_judges,
         "explainer": pm.hook.register_explainers,
+        "renderer": pm.hook.register_renderers,
     }
     for stage, hook in hooks.items():
         for impl in hook.get_hookimpls():

@@ -21,15 +21,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from conflictkit.context import DocumentContext
 from conflictkit.model import CandidatePair, Clause, Document, DocumentSource, IndexedDocument, Judgement
 
 if TYPE_CHECKING:
     from conflictkit.store import Store
 
-StageName = Literal["loader", "segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer"]
-# The configured pipeline stages; loaders are registered like them but picked by file type.
+StageName = Literal["loader", "segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer", "renderer"]
+# The configured pipeline stages; loaders and renderers are registered like them but picked by file
+# type and by ``--format``.
 STAGES: tuple[StageName, ...] = ("segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer")
 Revision = Literal["accepted", "original"]
 
@@ -192,12 +194,17 @@ class Scorer(Component):
 
 
 class Comparison(BaseModel):
-    """Everything a judge may look at besides the pairs: both indexed documents."""
+    """Everything a judge may look at besides the pairs: both indexed documents, and the facts read
+    from both whole documents before any pair is judged (renames, aliases: see :mod:`conflictkit.context`).
+
+    A judge may ignore ``context``; pairs judged on their own (benchmarks) get an empty one.
+    """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     reference: IndexedDocument
     input: IndexedDocument
+    context: DocumentContext = Field(default_factory=DocumentContext)
 
 
 class Judge(Component):
@@ -226,6 +233,71 @@ class Explainer(Component):
     def explain(self, report: dict, comparison: Comparison) -> dict: ...
 
 
+ChangesShown = Literal["all", "findings"]
+
+
+class Rendering:
+    """What a renderer renders: a finished comparison's report and its two documents, and what the user asked for.
+
+    ``changes``: ``all`` (every change, as Word's Compare shows them) or ``findings`` (only the
+    changes that belong to findings: the substantive edits where a judge gave edits). ``view``
+    is the one model of the report every human-readable format reads
+    (:class:`conflictkit.report.view.ReportView`), built once.
+    """
+
+    def __init__(self, report: dict, reference: Document, input: Document, pairs: dict | None = None,
+                 changes: ChangesShown = "all", verbosity: int = 0) -> None:
+        self.report, self.reference, self.input, self.pairs = report, reference, input, pairs
+        self.changes, self.verbosity = changes, verbosity
+        self._view = None
+
+    @classmethod
+    def of_result(cls, result, **asked) -> Rendering:
+        """The rendering of a :class:`~conflictkit.engine.ComparisonResult`."""
+        return cls(result.report, result.reference.document, result.input.document, result.pairs, **asked)
+
+    @property
+    def texts(self) -> dict[str, str]:
+        return {"reference": self.reference.original, "input": self.input.original}
+
+    @property
+    def view(self):
+        if self._view is None:
+            from conflictkit.report.view import ReportView
+
+            sources = {side: d.source for side, d in (("reference", self.reference), ("input", self.input)) if d.source}
+            self._view = ReportView(self.report, self.texts, sources)
+        return self._view
+
+
+class Renderer(Component):
+    """Writes a report in one format, chosen with ``--format NAME`` (``name``).
+
+    ``filename`` is the file it adds to an ``--out`` folder (None: it only prints); ``printable``
+    says whether ``compare`` can print it on stdout (else it needs ``--out``). ``render`` returns
+    text or bytes; it imports what it needs itself, so registering a renderer costs nothing.
+    """
+
+    stage: ClassVar[StageName] = "renderer"
+    filename: ClassVar[str | None] = None
+    printable: ClassVar[bool] = True
+
+    @abstractmethod
+    def render(self, rendering: Rendering) -> str | bytes: ...
+
+    def print(self, rendering: Rendering) -> None:
+        """Print the rendering on stdout (a terminal view overrides this to draw in colour)."""
+        import sys
+
+        content = self.render(rendering)
+        if isinstance(content, bytes):
+            sys.stdout.buffer.write(content)
+        else:
+            from conflictkit.report.escape import sanitize_controls
+
+            sys.stdout.write(sanitize_controls(content))
+
+
 STAGE_CLASSES: dict[StageName, type[Component]] = {
     "loader": Loader,
     "segmenter": Segmenter,
@@ -235,4 +307,5 @@ STAGE_CLASSES: dict[StageName, type[Component]] = {
     "scorer": Scorer,
     "judge": Judge,
     "explainer": Explainer,
+    "renderer": Renderer,
 }

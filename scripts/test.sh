@@ -15,6 +15,14 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
     || echo "warning: could not install chromium; the browser tests will be skipped" >&2
 fi
 
+# LibreOffice (Writer, no GUI) for the check that every report.docx the tests write opens and converts.
+if ! command -v soffice >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "installing libreoffice-writer-nogui (apt)..." >&2
+  { apt-get update -qq >/dev/null \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-writer-nogui >/dev/null; } \
+    || echo "warning: could not install LibreOffice; the report.docx conversion checks will be skipped" >&2
+fi
+
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 PIP="$VENV/bin/python -m pip"
 $PIP install -q --upgrade pip

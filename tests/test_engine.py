@@ -30,8 +30,12 @@ def test_samples_report_is_grounded_and_complete(fast_config):
             quote = f[side]
             if quote is not None:
                 assert text[quote["start"] : quote["end"]] == quote["text"]
+            for edit in f["edits"]:
+                assert text[edit[side]["start"]:edit[side]["end"]] == edit[side]["text"]
     s = report["summary"]
-    assert s["spans_checked"] == sum((f["reference"] is not None) + (f["input"] is not None) for f in report["findings"])
+    quotes = sum((f["reference"] is not None) + (f["input"] is not None) for f in report["findings"])
+    assert s["spans_checked"] == quotes + 2 * sum(len(f["edits"]) for f in report["findings"])
+    assert any(e["verdict"] == "substantive" for f in report["findings"] for e in f["edits"])
     assert s["judged_pairs"] <= 5 * max(s["clauses"]["reference"], s["clauses"]["input"])
     assert result.params["config"]["pipeline"]["embedder"]["use"] == "hashing"
     assert result.params["backends"]["judge"]["package"] == "conflictkit"

@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conflictkit.lexicon import MODALS, NEGATORS
 from conflictkit.normalize import flat, map_span, normalize
@@ -86,3 +88,11 @@ def test_map_span_rejects_out_of_range():
     with pytest.raises(ValueError):
         map_span(offsets, 2, 9)
     assert map_span(offsets, 1, 1) == (1, 1)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
+       | st.text(alphabet="ab \t\n\r\u00a0\u2028\u2029\u00ad\u200b\ufb01\u2026\u201c\x0b\x0c\x1c\x85\u3000", max_size=30))
+def test_flat_key_is_flat(text):
+    from conflictkit.normalize import flat_key
+
+    assert flat_key(text) == flat(text)

@@ -109,7 +109,9 @@ class DocumentPairDataset:
     kind: str = "document-pairs"
 
 
-Dataset = ClausePairDataset | DocumentPairDataset
+from conflictkit.bench.revisions import RevisionSet, is_revision_set, load_revision_set  # noqa: E402
+
+Dataset = ClausePairDataset | DocumentPairDataset | RevisionSet
 
 
 def corpus_root() -> Path:
@@ -129,7 +131,12 @@ def dataset_name(path: Path) -> str:
 
 
 def load_dataset(path: str | os.PathLike[str]) -> Dataset:
-    """Load a clause-pair JSONL file, a document-pair manifest or a ContractNLI JSON file."""
+    """Load a clause-pair JSONL file, a document-pair manifest, a ContractNLI JSON file, or a folder of
+    real revisions labelled hunk by hunk (``labels/PAIR.json``; documents under ``$REVISIONS_CORPUS``,
+    ``$CONFLICTKIT_CORPUS`` or the ``corpus`` folder beside it)."""
+    folder = Path(str(path))
+    if is_revision_set(folder):
+        return load_revision_set(folder)
     file = _resolve_dataset_path(str(path))
     if file.suffix == ".jsonl":
         return load_clause_pairs(file)
@@ -151,7 +158,8 @@ def _resolve_dataset_path(text: str) -> Path:
     if not file.exists():
         raise DatasetError(f"dataset {file} does not exist")
     if file.is_dir():
-        raise DatasetError(f"dataset {file} is a directory; give a .jsonl, .yaml or .json file")
+        raise DatasetError(f"dataset {file} is a directory without labels/; give a .jsonl, .yaml or .json file, "
+                           "or a revision set (a folder holding labels/PAIR.json)")
     return file
 
 

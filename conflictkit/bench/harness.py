@@ -23,6 +23,7 @@ import yaml
 from conflictkit import PIPELINE_VERSION
 from conflictkit.bench import metrics
 from conflictkit.bench.datasets import ClausePair, ClausePairDataset, Dataset, DocumentPair, DocumentPairDataset
+from conflictkit.bench.revisions import RevisionSet
 from conflictkit.config import Config, dump_config, load_yaml, resolve
 from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UnknownBackendError, UserError
 from conflictkit.progress import ProgressCallback, silent
@@ -281,6 +282,8 @@ def run(
             run_one = {"config": entry.name, "dataset": ds.name, "kind": ds.kind, "smoke": entry.smoke}
             if isinstance(ds, ClausePairDataset):
                 run_one.update(run_clause_pairs(engine, entry, ds, store, progress, sweep))
+            elif isinstance(ds, RevisionSet):
+                run_one.update(run_revisions(engine, entry, ds, progress))
             else:
                 run_one.update(run_document_pairs(engine, entry, ds, progress, sweep))
             run_one["usage"] = engine.params().get("usage", {})
@@ -288,7 +291,28 @@ def run(
     return out
 
 
+def run_revisions(engine, entry: BenchConfig, dataset: RevisionSet, progress: ProgressCallback) -> dict:
+    """Compare every revision pair and score its findings hunk by hunk, as the set's README says."""
+    from conflictkit.bench import revisions
+
+    started = time.perf_counter()
+    per_pair = []
+    label = f"{entry.name}:{dataset.name}"
+    for n, pair in enumerate(dataset.pairs):
+        progress(label, n, len(dataset.pairs))
+        result = engine.compare(str(pair.reference), str(pair.input))
+        scored = revisions.score_pair(pair, revisions.flags_of(result.report))
+        scored["seconds"] = round(result.timings.get("total", 0.0), 4)
+        per_pair.append(scored)
+    progress(label, len(dataset.pairs), len(dataset.pairs))
+    return {"pairs": len(dataset.pairs), "skipped": dataset.skipped, "totals": revisions.totals(per_pair),
+            "per_pair": per_pair, "baseline": revisions.baseline(dataset), "wall_s": round(time.perf_counter() - started, 4)}
+
+
 def _dataset_info(ds: Dataset) -> dict:
+    if isinstance(ds, RevisionSet):
+        return {"kind": ds.kind, "path": ds.path, "pairs": len(ds.pairs), "skipped": ds.skipped,
+                "hunks": sum(len(p.hunks) for p in ds.pairs)}
     if isinstance(ds, ClausePairDataset):
         return {"kind": ds.kind, "path": ds.path, "pairs": len(ds.pairs), "held_apart": len(ds.held_apart),
                 "categories": ds.categories()}

@@ -28,7 +28,11 @@ def _runs_by(results: dict) -> dict[tuple[str, str], dict]:
 
 def headline_cell(run: dict) -> str:
     """One cell of the configs x datasets table."""
-    if run["kind"] == "clause-pairs":
+    if run["kind"] == "revisions":
+        t = run["totals"]
+        cell = (f"R {_f(t['recall'])} (no dates {_f(t['recall_no_date'])}) · editorial flagged "
+                f"{t['false_alarms']}/{t['editorial']} · spurious {t['spurious']}")
+    elif run["kind"] == "clause-pairs":
         point = run["at_threshold"]
         cell = f"F1 {_f(point['f1'])} · P {_f(point['precision'])} · R {_f(point['recall'])} · AUC {_f(run['roc_auc'])}"
     else:
@@ -96,6 +100,54 @@ def document_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def revisions_table(results: dict, dataset: str) -> str:
+    """Each config on one revision set, beside the word-diff baseline (which flags every hunk)."""
+    runs = [r for r in results["runs"] if r["dataset"] == dataset and r["kind"] == "revisions"]
+    if not runs:
+        return ""
+    lines = ["| config | substantive found | without version dates | editorial false alarms | editorial overlapped "
+             "| spurious findings | findings |", "|---|---|---|---|---|---|---|"]
+    rows = [(r["config"], r["totals"]) for r in runs] + [(runs[0]["baseline"]["name"], runs[0]["baseline"]["totals"])]
+    for name, t in rows:
+        lines.append(f"| {name} | {t['found']}/{t['substantive']} = {_f(t['recall'])} | {t['found_no_date']}/"
+                     f"{t['substantive_no_date']} = {_f(t['recall_no_date'])} | {t['false_alarms']}/{t['editorial']} = "
+                     f"{_f(t['false_alarm_rate'])} | {t['editorial_overlapped']}/{t['editorial']} | {t['spurious']} | "
+                     f"{t['findings']} |")
+    return "\n".join(lines)
+
+
+def revisions_pairs(results: dict, dataset: str) -> str:
+    """Per pair and config: found, false alarms, spurious; then every miss, false alarm and spurious finding with its why."""
+    runs = [r for r in results["runs"] if r["dataset"] == dataset and r["kind"] == "revisions"]
+    if not runs:
+        return ""
+    lines = ["| pair | " + " | ".join(r["config"] for r in runs) + " |", "|---|" + "---|" * len(runs)]
+    for n, first in enumerate(runs[0]["per_pair"]):
+        cells = []
+        for r in runs:
+            p = r["per_pair"][n]
+            cells.append(f"{p['found']}/{p['substantive']} found · {p['false_alarms']}/{p['editorial']} FA · "
+                         f"{p['spurious']} spurious")
+        lines.append(f"| {first['id']} | " + " | ".join(cells) + " |")
+    for r in runs:
+        lines += ["", f"**{r['config']}**: the errors, each with its label's why", ""]
+        for p in r["per_pair"]:
+            for h in p["missed_hunks"]:
+                date = " (version date)" if h["version_date"] else ""
+                lines.append(f"- missed {p['id']} {h['id']}{date}: `{_cell(h['ref_text'])}` -> `{_cell(h['inp_text'])}`: {h['why']}")
+            for h in p["false_alarm_hunks"]:
+                lines.append(f"- false alarm {p['id']} {h['id']} ({', '.join(h['findings'])}): `{_cell(h['ref_text'])}` -> "
+                             f"`{_cell(h['inp_text'])}`: {h['why']}")
+            for f in p["spurious_findings"]:
+                lines.append(f"- spurious {p['id']} {f['id']} {f['kind']} ({', '.join(f['reasons'])})")
+    return "\n".join(lines)
+
+
+def _cell(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split()).replace("`", "'")
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
 def _quote_of(brief: dict) -> str:
     side = brief.get("input") or brief.get("reference") or {}
     return " ".join(str(side.get("text", "")).split())[:60].replace("|", "\\|")
@@ -126,9 +178,28 @@ MAX_FPR = 0.05
 RECALL_EXEMPT = ("context",)
 
 
+# The targets of the edit-level judge on real revisions (hunk-level scoring).
+REVISION_RECALL = 0.97
+REVISION_RECALL_NO_DATE = 0.95
+REVISION_MAX_FALSE_ALARMS = 0.03
+REVISION_MAX_SPURIOUS = 1
+
+
 def target_misses(run: dict) -> list[str]:
     """Why a run misses its targets, one line per miss; empty when every target is met."""
     misses = []
+    if run["kind"] == "revisions":
+        t = run["totals"]
+        if (t["recall"] or 0) < REVISION_RECALL:
+            misses.append(f"substantive recall {_f(t['recall'])} < {REVISION_RECALL}")
+        if (t["recall_no_date"] or 0) < REVISION_RECALL_NO_DATE:
+            misses.append(f"recall without version dates {_f(t['recall_no_date'])} < {REVISION_RECALL_NO_DATE}")
+        if (t["false_alarm_rate"] or 0) > REVISION_MAX_FALSE_ALARMS:
+            misses.append(f"editorial false alarms {_f(t['false_alarm_rate'])} > {REVISION_MAX_FALSE_ALARMS} "
+                          f"({t['false_alarms']} of {t['editorial']})")
+        if t["spurious"] > REVISION_MAX_SPURIOUS:
+            misses.append(f"{t['spurious']} spurious findings > {REVISION_MAX_SPURIOUS}")
+        return misses
     if run["kind"] == "clause-pairs":
         for cat, v in run["categories"].items():
             if v["metric"] == "recall" and cat not in RECALL_EXEMPT and v["value"] < MIN_RECALL:
@@ -153,7 +224,9 @@ def targets_section(results: dict) -> str:
     lines = [f"Clause pairs: recall >= {MIN_RECALL} per conflict category (except {', '.join(RECALL_EXEMPT)}), "
              f"false-positive rate <= {MAX_FPR} per consistent category. Document pairs: every expected "
              "finding found, no harmless (`consistent`) span flagged, and no more findings than the pair's `max_findings`. Issue 6 sets them for the "
-             "offline default on the report split and the corpus pairs; other rows are for reference.", ""]
+             "offline default on the report split and the corpus pairs; other rows are for reference. Revision sets: substantive "
+             f"recall >= {REVISION_RECALL} (>= {REVISION_RECALL_NO_DATE} without version dates), editorial false alarms "
+             f"<= {REVISION_MAX_FALSE_ALARMS:.0%}, at most {REVISION_MAX_SPURIOUS} spurious finding.", ""]
     for r in results["runs"]:
         misses = target_misses(r)
         status = "met" if not misses else f"missed ({len(misses)})"
@@ -181,6 +254,16 @@ def render_markdown(results: dict, command: str, extra: str = "") -> str:
         if info["kind"] == "clause-pairs":
             parts += [f"## Per category: {name}", "", "Recall for conflict categories, false-positive rate for consistent ones.", "",
                       category_table(results, name), ""]
+    for name, info in results["datasets"].items():
+        if info["kind"] == "revisions" and any(r["dataset"] == name for r in results["runs"]):
+            parts += [f"## Real revisions: {name}", "",
+                      "Scored hunk by hunk as the set's README says: a substantive hunk is found when a deviation, "
+                      "missing or added finding overlaps it; an editorial hunk is a false alarm when a finding that "
+                      "overlaps no substantive or unsure hunk overlaps it; a spurious finding overlaps no hunk. "
+                      "The word diff flags every hunk.", "", revisions_table(results, name), "",
+                      revisions_pairs(results, name), ""]
+            for note in info.get("skipped") or []:
+                parts.append(f"- {name}: skipped {note}")
     if any(r["kind"] == "document-pairs" for r in results["runs"]):
         parts += ["## Document pairs", "", document_table(results), ""]
         for name, info in results["datasets"].items():

@@ -46,7 +46,8 @@ def command_line() -> str:
 @click.option("--config", "-c", "configs", multiple=True, required=True, metavar="FILE",
               help="A config (YAML file or preset name); repeat to compare several.")
 @click.option("--dataset", "-d", "datasets", multiple=True, required=True, metavar="PATH",
-              help="Clause pairs (.jsonl), a document-pair manifest (.yaml/.json) or a ContractNLI file; repeat for several.")
+              help="Clause pairs (.jsonl), a document-pair manifest (.yaml/.json), a ContractNLI file, or a folder of "
+                   "real revisions labelled hunk by hunk (labels/PAIR.json); repeat for several.")
 @click.option("--out", "-o", "out_dir", required=True, metavar="DIR", help="Write bench.md, bench.json and PNG plots here.")
 @click.option("--threshold-sweep", is_flag=True, help="Also record precision/recall/F1 at conflict thresholds 0.05..0.95 (document pairs are re-partitioned and re-grounded at each: slow when a config reports hundreds of findings).")
 @click.option("--no-cache", is_flag=True, help="Judge everything again (timings then measure every pair).")
@@ -54,7 +55,9 @@ def command_line() -> str:
 def bench(configs: tuple[str, ...], datasets: tuple[str, ...], out_dir: str, threshold_sweep: bool, no_cache: bool, no_plots: bool) -> int:
     """Benchmark configs on labelled datasets: recall per category, false positives, speed.
 
-    Judgements are cached, so a second run with only a threshold changed takes no model time.
+    A revision set is scored hunk by hunk (substantive changes found, with and without version
+    dates; editorial changes flagged; spurious findings) beside a plain word diff. Judgements are
+    cached, so a second run with only a threshold changed takes no model time.
     """
     from conflictkit.bench.datasets import load_dataset
     from conflictkit.bench.harness import load_bench_config, run

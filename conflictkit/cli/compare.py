@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable
 
 import click
 
@@ -52,21 +50,40 @@ def read_stdin(limit: int):
     return document_from_bytes(sys.stdin.buffer.read(limit + 1), "<stdin>", limit)
 
 
+class FormatOption(click.Option):
+    """``--format``: its help lists the formats the installed renderers offer (read only when help is shown)."""
+
+    def get_help_record(self, ctx):
+        record = super().get_help_record(ctx)
+        if record is None:
+            return None
+        try:
+            from conflictkit.registry import get_registry
+
+            names = get_registry().names("renderer")
+        except Exception:  # a broken plugin must not break --help
+            return record
+        return record[0].replace("FORMAT", "|".join(names)), record[1]
+
+
 @click.command()
 @click.argument("reference", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
 @click.argument("input", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
 @click.option("--revisions", "revisions", metavar="FILE.docx",
               help="Compare a Word file's own original (tracked changes rejected) with its revised text (accepted), instead of two files.")
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")
-@click.option("--out", "-o", "out_dir", metavar="DIR", help="Write report.json, pairs.json, params.json and report.md (and report.html with --format html) into DIR.")
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json", "md", "html", "docx"]), default="text", show_default=True,
-              help="What to print on stdout (html and docx are written to --out only: report.html; report.docx, the input with a Word comment per finding).")
+@click.option("--out", "-o", "out_dir", metavar="DIR", help="Write report.json, pairs.json, params.json and report.md into DIR, and the file of --format (report.html, redline.md, report.docx).")
+@click.option("--format", "-f", "fmt", cls=FormatOption, metavar="FORMAT", default="text", show_default=True,
+              help="What to print on stdout, or write with --out: text, json, md, redline (every change with its verdict); "
+                   "html and docx (the input as a Word redline with tracked changes and a comment per finding) need --out.")
+@click.option("--changes", type=click.Choice(["all", "findings"]), default="all", show_default=True,
+              help="Redlines (docx, redline): every change, as Word's Compare shows them, or only the findings' edits (the rest accepted).")
 @click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when a finding of these kinds exists, e.g. deviations,missing (or 'any').")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--quiet", "-q", is_flag=True, help="Text output: print only the summary line.")
 @click.option("--verbose", "-v", is_flag=True, help="Text output: every reason of each finding, its probabilities and judge.")
 def compare(reference: str | None, input: str | None, revisions: str | None, config_path: str | None, out_dir: str | None,
-            fmt: str, fail_on: str | None, no_cache: bool, quiet: bool, verbose: bool) -> int:
+            fmt: str, changes: str, fail_on: str | None, no_cache: bool, quiet: bool, verbose: bool) -> int:
     """Compare INPUT against REFERENCE and report deviations, missing, added and moved clauses.
 
     REFERENCE is the template, playbook or previous version; INPUT is the document under review.
@@ -86,6 +103,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     from conflictkit.engine import Engine
     from conflictkit.progress import StepTimes, TerminalProgress
     from conflictkit.report.escape import sanitize_controls
+    from conflictkit.registry import get_registry
     from conflictkit.report.writer import write_outputs
     from conflictkit.store import get_store
 
@@ -96,8 +114,9 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
         raise UserError("--revisions FILE.docx compares one file with itself: give no REFERENCE or INPUT with it")
     if not revisions and not (reference and input):
         raise UserError("give REFERENCE and INPUT, or --revisions FILE.docx (see 'conflictkit compare --help')")
-    if fmt in ("html", "docx") and not out_dir:
-        raise UserError(f"--format {fmt} writes report.{fmt}: give --out DIR")
+    renderer = get_registry().renderer(fmt)  # an unknown format fails before any work, listing the installed ones
+    if not renderer.printable and not out_dir:
+        raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
     config = load_config(config_path)
     documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
@@ -112,42 +131,23 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     for side in ("reference", "input"):
         for note in (result.report[side].get("source") or {}).get("notes", []):
             click.echo(f"conflictkit: note: {sanitize_controls(note)}", err=True)
+    from conflictkit.stages import Rendering
+
+    rendering = Rendering.of_result(result, changes=changes, verbosity=-1 if quiet else 1 if verbose else 0)
     if out_dir:
-        formats = {"json", "md"} | ({fmt} if fmt in ("html", "docx") else set())
-        write_outputs(result, out_dir, formats)
-    print_result(result, fmt, out_dir, verbosity=-1 if quiet else 1 if verbose else 0)
+        write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)
+    print_result(rendering, renderer, out_dir)
     if kinds and any(f["kind"] in kinds for f in result.report["findings"]):
         return EXIT_FINDINGS
     return 0
 
 
-def print_result(result, fmt: str, out_dir: str | None, verbosity: int) -> None:
-    """The report on stdout in ``fmt``; document text is made harmless for a terminal first."""
-    texts = {"reference": result.reference.document.original, "input": result.input.document.original}
+def print_result(rendering, renderer, out_dir: str | None) -> None:
+    """The report on stdout in the renderer's format (document text made harmless for a terminal), or
+    where it was written for a format that only writes a file."""
+    from conflictkit.report.escape import sanitize_controls
 
-    def markdown() -> str:
-        from conflictkit.report.render import render_markdown
-
-        return render_markdown(result.report, texts)
-
-    def text() -> None:
-        from conflictkit.report.terminal import make_console, print_report
-
-        print_report(make_console(), result.report, texts, verbosity=verbosity)
-
-    echo_result(fmt, result.report, markdown, text, f"{out_dir or ''}/report.{fmt}")
-
-
-def echo_result(fmt: str, document: dict, markdown: Callable[[], str], text: Callable[[], None], written: str) -> None:
-    """A command's result on stdout in ``fmt``: JSON exact, Markdown and text harmless for a terminal; for a
-    format only written to --out (html, docx), the file written, on stderr."""
-    from conflictkit.report.escape import json_for_terminal, sanitize_controls
-
-    if fmt == "json":
-        click.echo(json_for_terminal(json.dumps(document, indent=2, ensure_ascii=False)))
-    elif fmt == "md":
-        click.echo(sanitize_controls(markdown()), nl=False)
-    elif fmt == "text":
-        text()
+    if renderer.printable:
+        renderer().print(rendering)
     else:
-        click.echo(f"wrote {sanitize_controls(written)}", err=True)
+        click.echo(f"wrote {sanitize_controls(out_dir or '')}/{renderer.filename}", err=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from conflictkit.errors import EXIT_FINDINGS, UserError
@@ -40,9 +42,12 @@ def failed(review: dict, verdicts: set[str]) -> bool:
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")
 @click.option("--out", "-o", "out_dir", metavar="DIR",
               help="Write review.json, review.md, playbook.md (the playbook as Markdown, which the review quotes) and params.json "
-                   "into DIR (and review.html with --format html).")
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json", "md", "html"]), default="text", show_default=True,
-              help="What to print on stdout (html is written to --out only: review.html).")
+                   "into DIR (and review.html or review.docx with --format html or docx).")
+@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json", "md", "html", "docx"]), default="text",
+              show_default=True,
+              help="What to print on stdout (html and docx are written to --out only: review.html; review.docx, the "
+                   "conforming redline: the nearest accepted text proposed for each not-acceptable position as tracked "
+                   "changes, the guidance as a comment; needs conflictkit-docx).")
 @click.option("--fail-on", metavar="VERDICTS",
               help="Exit with code 3 when a position gets one of these verdicts, e.g. not-acceptable,missing "
                    "(also fallback, absent, uncovered; 'any': every verdict but standard and absent).")
@@ -78,8 +83,8 @@ def review(input: str, playbook_path: str, config_path: str | None, out_dir: str
     verdicts = parse_fail_on(fail_on)
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose contradict each other; give one")
-    if fmt == "html" and not out_dir:
-        raise UserError("--format html writes review.html: give --out DIR")
+    if fmt in ("html", "docx") and not out_dir:
+        raise UserError(f"--format {fmt} writes review.{fmt}: give --out DIR")
     config = load_config(config_path)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)
     try:
@@ -104,19 +109,20 @@ def _read_input(path: str, limit: int):
 
 
 def _print(result, fmt: str, out_dir: str | None, verbosity: int) -> None:
-    from conflictkit.cli.compare import echo_result
+    """The review on stdout in ``fmt``; document text made harmless for a terminal first."""
+    from conflictkit.report.escape import json_for_terminal, sanitize_controls
 
     texts = {"reference": result.rendered.text, "input": result.input.document.original}
-
-    def markdown() -> str:
+    if fmt == "json":
+        click.echo(json_for_terminal(json.dumps(result.review, indent=2, ensure_ascii=False)))
+    elif fmt == "md":
         from conflictkit.playbook.render import render_review_markdown
 
-        return render_review_markdown(result.review, texts)
-
-    def text() -> None:
+        click.echo(sanitize_controls(render_review_markdown(result.review, texts)), nl=False)
+    elif fmt == "text":
         from conflictkit.playbook.render import print_review
         from conflictkit.report.terminal import make_console
 
         print_review(make_console(), result.review, texts, verbosity=verbosity)
-
-    echo_result(fmt, result.review, markdown, text, f"{out_dir or ''}/review.{fmt}")
+    else:
+        click.echo(f"wrote {sanitize_controls(out_dir or '')}/review.{fmt}", err=True)

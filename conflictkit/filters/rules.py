@@ -8,7 +8,8 @@ version" column, a section headed "Plain English"), "change log" (a "Revision hi
 (2024-03-01): Updated section 4"), "update banner" ("We've updated our Terms; the new version takes
 effect on 1 May"), "editor's note"; "footnote" (a markdown "[^1]: ..." definition); "blank form field" ("Name: ______",
 "[insert date]", "{effective_date}", "Effective Date:" with no value); "cover page field" (who signs
-and where to send notices, a "Last updated" stamp). Operative clauses get None.
+and where to send notices). Operative clauses get None, and so does a version stamp ("Last updated: July
+10, 2020", "Version 1.0"): a new date or version is reported, apart from the terms (``version_stamp``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from functools import lru_cache
 from pydantic import Field
 
 from conflictkit.hookspecs import hookimpl
-from conflictkit.lexicon import MODALS
+from conflictkit.lexicon import DEFAULT_LANGUAGE, MODALS, load
 from conflictkit.model import Clause
 from conflictkit.segmenters.blocks import PAGE_ARTEFACT
 from conflictkit.segmenters.kinds import is_title
@@ -122,6 +123,8 @@ class RulesFilter(Filter):
             return "boilerplate"
         if _DRAFTING_NOTE.match(text):
             return "drafting note"
+        if version_stamp(text):
+            return None
         non_binding = non_binding_reason(text, clause.heading)
         if non_binding is not None:
             return non_binding
@@ -154,6 +157,53 @@ def non_binding_reason(text: str, heading: str | None = None) -> str | None:
     if _EDITOR_NOTE.match(text):
         return "editor's note"
     return None
+
+
+@lru_cache(maxsize=65536)
+def version_stamp(text: str, language: str = DEFAULT_LANGUAGE) -> bool:
+    """A short line stating the document's own date or version ("Last updated: July 10, 2020",
+    "Version 1.0", "These Terms were last updated on 14 March 2024"): compared like a clause, so a new
+    date or version is reported (reason ``version_date``), never missing or added as a term."""
+    if not any(c.isdigit() for c in text):
+        return False
+    lexicon = load(language)
+    if len(text) > int(lexicon.get("editorial.version_max_chars")):
+        return False
+    patterns = lexicon.memo("editorial.version", lambda: [re.compile(p, re.IGNORECASE)
+                                                          for p in lexicon.get("editorial.version_patterns")])
+    if not any(p.search(text) for p in patterns) or not re.search(r"\d", text):
+        return False
+    return not _has_modal(text)
+
+
+_ANCHOR_LINK = re.compile(r"\[[^\[\]]*\]\(\s*#[^()\s]*\s*\)|<a\s[^>]*href\s*=\s*[\"']#[^>]*>.*?</a>", re.IGNORECASE | re.DOTALL)
+_LIST_MARKS = re.compile(r"^[\s>*+\-\d.()|]*$")
+
+
+def navigation_only(source: str) -> bool:
+    """Whether a clause's text in its file is nothing but links to places in the same document (an
+    entry of a table of contents written as a list of anchor links)."""
+    if "#" not in source:
+        return False
+    rest, found = _ANCHOR_LINK.subn(" ", source)
+    return found > 0 and _LIST_MARKS.match(rest) is not None
+
+
+def flag_navigation(clauses: list[Clause], original: str) -> list[Clause]:
+    """Flag tables of contents written as anchor links, with the short line that introduces them
+    ("Links to each of those sections are as follows:"): they are navigation, not terms."""
+    out = list(clauses)
+    for k, clause in enumerate(clauses):
+        if clause.filtered is not None or not navigation_only(original[clause.span.start:clause.span.end]):
+            continue
+        out[k] = clause.model_copy(update={"filtered": "table of contents"})
+        before = k - 1
+        while before >= 0 and out[before].filtered == "table of contents":
+            before -= 1
+        if before >= 0 and out[before].filtered is None and out[before].text.rstrip().endswith(":") \
+                and len(out[before].text) <= 300 and not _has_modal(out[before].text):
+            out[before] = out[before].model_copy(update={"filtered": "table of contents"})
+    return out
 
 
 def _has_modal(text: str) -> bool:

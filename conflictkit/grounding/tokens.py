@@ -19,10 +19,10 @@ from conflictkit.normalize import map_span, normalize
 _NUMBER = r"[$\u20ac\u00a3\u00a5]?\d+(?:[.,]\d+)*%?"
 TOKEN_RE = re.compile(
     _NUMBER + r"(?!\w)"
-    r"|\w+?(?=n't\b)|n't\b"  # split contractions before the general word rule can swallow them
     r"|\w+(?:[-']\w+)*"
     r"|[^\w\s]"
 )
+_CONTRACTION = re.compile(r"\w+n't")  # "won't" -> "wo" + "n't": split after matching (a lazy pattern is slow)
 NUMBER_RE = re.compile(_NUMBER)
 
 # Spelled-out numbers: "thirty (30) days" -> "sixty (60) days" changes both forms. Kept here rather
@@ -94,11 +94,13 @@ class Tokens:
 def tokenize(text: str) -> Tokens:
     """Tokenize the flattened, typographically normalized form of ``text``."""
     norm = normalize(text, flatten=True)
-    matches = list(TOKEN_RE.finditer(norm.text))
-    return Tokens(
-        original=text,
-        normalized=norm.text,
-        words=tuple(m.group() for m in matches),
-        spans=tuple(m.span() for m in matches),
-        offsets=norm.offsets,
-    )
+    words, spans = [], []
+    for m in TOKEN_RE.finditer(norm.text):
+        word, start, end = m.group(), m.start(), m.end()
+        if word.endswith("n't") and len(word) > 3 and _CONTRACTION.fullmatch(word):
+            words += [word[:-3], "n't"]
+            spans += [(start, end - 3), (end - 3, end)]
+        else:
+            words.append(word)
+            spans.append((start, end))
+    return Tokens(original=text, normalized=norm.text, words=tuple(words), spans=tuple(spans), offsets=norm.offsets)

@@ -2,7 +2,8 @@
 
 ``review.json`` (the verdicts), ``params.json`` (the resolved config and backends), ``playbook.md``
 (the playbook rendered as Markdown: the document the review's playbook quotes index) and
-``review.md`` always; ``review.html`` with ``--format html``.
+``review.md`` always; ``review.html`` with ``--format html``; ``review.docx`` with ``--format docx`` (the
+conforming redline, :mod:`conflictkit.playbook.conform`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from conflictkit.playbook.review import ReviewResult
 from conflictkit.report.writer import to_json, write_set
 
-REVIEW_FILES = frozenset({"review.json", "params.json", "playbook.md", "review.md", "review.html"})
+REVIEW_FILES = frozenset({"review.json", "params.json", "playbook.md", "review.md", "review.html", "review.docx"})
 
 
 def render_review_files(result: ReviewResult, formats: Iterable[str]) -> dict[str, str | bytes]:
@@ -33,6 +34,10 @@ def render_review_files(result: ReviewResult, formats: Iterable[str]) -> dict[st
         from conflictkit.playbook.html import render_review_html
 
         files["review.html"] = render_review_html(result.review, result.rendered.text, result.input.document.original)
+    if "docx" in formats:
+        from conflictkit.playbook.conform import conforming_docx
+
+        files["review.docx"] = conforming_docx(result)
     return files
 
 

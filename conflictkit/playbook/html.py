@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conflictkit.playbook.render import review_view
 from conflictkit.report.html import (
     VERDICTS,
     check_spans,
@@ -28,22 +29,12 @@ from conflictkit.report.html import (
     review_controls,
     view_title,
 )
+from conflictkit.report.view import ReportView
 
 LISTED = (("listed", "playbook order"),)
 
 
-def view_entries(review: dict) -> list[dict]:
-    """The column's entries: each position (kind = its verdict), then each uncovered input clause (kind ``uncovered``)."""
-    entries = [{**p, "kind": p["verdict"], "p_conflict": p["p_verdict"]} for p in review.get("positions") or []]
-    for u in review.get("uncovered") or []:
-        where = f"matches template clause {u['template']}, which has no position" if u.get("template") else "not in the playbook"
-        entries.append({**u, "kind": "uncovered", "label": "uncovered", "title": (u["input"].get("heading") or "input clause"),
-                        "p_verdict": u.get("p_same") or 0.0, "p_conflict": 0.0, "reference": None,
-                        "reasons": [{"type": "uncovered", "detail": where}]})
-    return entries
-
-
-def _entry(index: int, entry: dict, decision: dict | None, controls: bool, position: int) -> str:
+def _entry(view: ReportView, index: int, entry: dict, decision: dict | None, controls: bool, position: int) -> str:
     kind = entry["kind"] if entry["kind"] in VERDICTS or entry["kind"] == "missing" else "other"
     status, note = decision_state(decision)
     p = float(entry.get("p_verdict") or 0.0)
@@ -53,11 +44,12 @@ def _entry(index: int, entry: dict, decision: dict | None, controls: bool, posit
         f' <span class="p" title="P(verdict)">{100 * p:.0f}%</span><span class="status">{esc(status)}</span></div>'
     )
     subject = f'<div class="subject">{esc(entry["subject"])} · {esc(entry["severity"])}</div>' if entry.get("subject") else ""
-    where = f'<div class="wheres">{quote_where(entry.get("reference"), "playbook")}{quote_where(entry.get("input"), "in")}</div>'
+    where = (f'<div class="wheres">{quote_where(view, entry.get("reference"), "reference", "playbook")}'
+             f'{quote_where(view, entry.get("input"), "input", "in")}</div>')
     guidance = f'<p class="guidance">{esc(entry["guidance"])}</p>' if entry.get("guidance") else ""
     probabilities = " · ".join(f"{esc(k)} {100 * v:.0f}%" for k, v in (entry.get("probabilities") or {}).items())
     meta = f'<div class="meta">{probabilities}{" · grounded" if entry.get("grounded") else ""}</div>'
-    redline = render_redline(entry) if entry.get("reference") and entry.get("input") else ""
+    redline = render_redline(view, entry) if entry.get("reference") and entry.get("input") else ""
     review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
     reasons = entry.get("reasons") or []
     body = f"{head}{subject}{where}{guidance}{render_reasons(reasons)}{meta}{redline}{review}"
@@ -67,16 +59,16 @@ def _entry(index: int, entry: dict, decision: dict | None, controls: bool, posit
 def render_review_view(review: dict, playbook_text: str, input_text: str, decisions: dict | None = None, *,
                        controls: bool = False) -> str:
     """The view as an HTML fragment: the playbook column with its filters, and both documents."""
-    entries = view_entries(review)
     texts = {"reference": playbook_text, "input": input_text}
-    check_spans({"findings": entries}, texts)
+    view = review_view(review, texts)
+    entries = view.findings
+    check_spans(view.report, texts)
     decisions = decisions or {}
+    panes = render_panes(view.report, texts, view)  # first: the column then reads the rendered documents
     positions = finding_positions(entries, texts)
-    items = "".join(_entry(i, e, decisions.get(e.get("id")), controls, positions[i]) for i, e in enumerate(entries))
+    items = "".join(_entry(view, i, e, decisions.get(e.get("id")), controls, positions[i]) for i, e in enumerate(entries))
     toolbar = render_toolbar(entries, decisions, kinds=("not-acceptable", "missing", "fallback", "standard", "absent", "uncovered"),
                              sorts=LISTED)
-    panes = render_panes({"findings": entries, "reference": {"path": f"playbook {review['playbook']['path']}"},
-                          "input": review["input"]}, texts)
     return (
         f'<div class="ck-view"><aside class="side-list"><h2>Playbook: {esc(review["playbook"]["title"])}</h2>{toolbar}'
         f'<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'

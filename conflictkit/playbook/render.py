@@ -13,11 +13,10 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from conflictkit.playbook.verdicts import ABSENT, MISSING, NOT_ACCEPTABLE
-from conflictkit.report.changes import in_context, redline_ops
+from conflictkit.report.escape import escape_cell, sanitize_controls
 from conflictkit.report.escape import escape_markdown as md
-from conflictkit.report.escape import sanitize_controls
-from conflictkit.report.render import LineIndex, describe_reason, located, place
 from conflictkit.report.terminal import CONTEXT_WORDS, REASONS_SHOWN, Indented, change_text, uses_colour
+from conflictkit.report.view import ReportView, describe_reason, in_context, settle
 
 QUIET, NORMAL, VERBOSE = -1, 0, 1
 VERDICT_STYLES = {"standard": "green", "fallback": "cyan", NOT_ACCEPTABLE: "bold red", MISSING: "bold yellow", ABSENT: "dim"}
@@ -27,6 +26,24 @@ P_VERDICT_HELP = ("P is the probability of the verdict: that the input says what
 
 def needs_attention(position: dict) -> bool:
     return position["verdict"] in (NOT_ACCEPTABLE, MISSING)
+
+
+def view_entries(review: dict) -> list[dict]:
+    """A review as a view's entries: each position (kind = its verdict), then each uncovered input clause (``uncovered``)."""
+    entries = [{**p, "kind": p["verdict"], "p_conflict": p["p_verdict"]} for p in review.get("positions") or []]
+    for u in review.get("uncovered") or []:
+        where = f"matches template clause {u['template']}, which has no position" if u.get("template") else "not in the playbook"
+        entries.append({**u, "kind": "uncovered", "label": "uncovered", "title": (u["input"].get("heading") or "input clause"),
+                        "p_verdict": u.get("p_same") or 0.0, "p_conflict": 0.0, "reference": None,
+                        "reasons": [{"type": "uncovered", "detail": where}]})
+    return entries
+
+
+def review_view(review: dict, texts: dict[str, str] | None = None) -> ReportView:
+    """The review as every view reads a report: its entries as findings, the rendered playbook as the reference."""
+    report = {"findings": view_entries(review), "reference": {"path": "playbook.md", "source": None},
+              "input": review["input"]}
+    return ReportView(report, texts)
 
 
 def summary_line(review: dict) -> str:
@@ -45,7 +62,7 @@ def _clean(text: str) -> str:
     return sanitize_controls(" ".join(text.split()))
 
 
-def position_block(position: dict, lines: dict[str, LineIndex], colour: bool, verbosity: int) -> RenderableType:
+def position_block(view: ReportView, position: dict, colour: bool, verbosity: int) -> RenderableType:
     """One position: the verdict line, and for one that needs attention (or with -v) its evidence."""
     title = Text("  ")
     title.append(f"{position['label'].upper():<15}", style=VERDICT_STYLES.get(position["verdict"], "") if colour else "")
@@ -57,12 +74,14 @@ def position_block(position: dict, lines: dict[str, LineIndex], colour: bool, ve
     where = [f"position {position['id']}"]
     if position.get("input"):
         compared = f"compared with {position['nearest']}" if position["verdict"] == NOT_ACCEPTABLE else f"matches {position['nearest']}"
-        where += [place(position["input"], "input", lines), compared]
+        if position["verdict"] in (MISSING, ABSENT):
+            compared = "the nearest clause"
+        where += [f"input {view.place(position['input'], 'input')}", compared]
     body.append(Text(_clean(" · ".join(where)), style="dim" if colour else ""))
-    if position.get("input"):
-        ops = redline_ops(position)
-        if ops and any(op["op"] != "equal" for op in ops):
-            body.append(change_text(in_context(ops, CONTEXT_WORDS * (2 if verbosity >= VERBOSE else 1)), colour))
+    pieces = view.pieces(position) if position.get("input") else None
+    if pieces and any(piece.op != "equal" for piece in pieces):
+        words = CONTEXT_WORDS * (2 if verbosity >= VERBOSE else 1)
+        body.append(change_text(in_context(settle(pieces, verbosity >= VERBOSE), words), colour))
     reasons = position.get("reasons") or []
     shown = reasons if verbosity >= VERBOSE else reasons[:REASONS_SHOWN]
     body.extend(Text(f"- {_clean(describe_reason(r))}") for r in shown)
@@ -83,7 +102,8 @@ def review_renderables(review: dict, texts: dict[str, str] | None = None, *, col
     summary = Text(summary_line(review), style="bold" if colour else "")
     if verbosity <= QUIET:
         return [summary]
-    lines = {"input": LineIndex(texts["input"])} if texts and "input" in texts else {}
+    view = review_view(review, texts)
+    entries = {e["id"]: e for e in view.findings}
     out: list[RenderableType] = [
         Text(f"playbook: {_clean(review['playbook']['path'])} ({_clean(review['playbook']['title'])})"),
         Text(f"input:    {_clean(review['input']['path'])}"), Text(""),
@@ -91,11 +111,12 @@ def review_renderables(review: dict, texts: dict[str, str] | None = None, *, col
     subjects = list(dict.fromkeys(p["subject"] for p in review["positions"]))
     for subject in subjects:
         out.append(Text(_clean(subject), style="bold underline" if colour else ""))
-        out.extend(position_block(p, lines, colour, verbosity) for p in review["positions"] if p["subject"] == subject)
+        out.extend(position_block(view, entries[p["id"]], colour, verbosity) for p in review["positions"] if p["subject"] == subject)
         out.append(Text(""))
     if verbosity >= VERBOSE and review["uncovered"]:
         out.append(Text("Input clauses no position covers", style="bold underline" if colour else ""))
-        out.extend(Text(_clean(f"  {place(u['input'], 'input', lines)}: {u['input']['text'][:90]}")) for u in review["uncovered"])
+        out.extend(Text(_clean(f"  input {view.place(u['input'], 'input')}: {view.quote_text(u['input'], 'input')[:90]}"))
+                   for u in review["uncovered"])
         out.append(Text(""))
     legend = f"{P_VERDICT_HELP}." + ("" if verbosity >= VERBOSE else " -v shows every position's evidence; -q only the summary.")
     out += [Indented([Text(legend, style="dim" if colour else "")], indent=0), summary]
@@ -116,26 +137,27 @@ def render_review_markdown(review: dict, texts: dict[str, str] | None = None) ->
     Quotes of the playbook index the rendered playbook (``playbook.md`` beside it); every piece of
     document text is escaped.
     """
-    from conflictkit.report.render import line_indexes, markdown_redline
+    from conflictkit.report.render import markdown_redline
 
-    lines = line_indexes(texts)
+    view = review_view(review, texts)
+    entries = {e["id"]: e for e in view.findings}
     out = ["# conflictkit playbook review", "",
            f"- Playbook: {md(review['playbook']['title'])} ({md(review['playbook']['path'])})",
            f"- Input: {md(review['input']['path'])} (sha256 {review['input']['sha256'][:12]})",
            f"- {md(summary_line(review))}", f"- {P_VERDICT_HELP}.", "",
            "| Position | Subject | Verdict | P | Severity | Input |", "|---|---|---|---|---|---|"]
     for p in review["positions"]:
-        where = md(located(p["input"], "input", lines)) if p.get("input") else "—"
-        out.append(f"| {md(p['title'])} ({md(p['id'])}) | {md(p['subject'])} | {p['label']} | {p['p_verdict']:.2f} "
-                   f"| {p['severity']} | {where} |")
+        where = escape_cell(view.located(p["input"], "input")) if p.get("input") else "—"
+        out.append(f"| {escape_cell(p['title'])} ({escape_cell(p['id'])}) | {escape_cell(p['subject'])} | {p['label']} "
+                   f"| {p['p_verdict']:.2f} | {p['severity']} | {where} |")
     for p in (p for p in review["positions"] if needs_attention(p)):
         out += ["", f"## {md(p['title'])}: {p['label']} ({p['p_verdict']:.2f})", ""]
         reference = p.get("reference")
         if reference:
-            out += [f"Playbook, {md(p['nearest'] or '')}:", "", f"> {md(reference['text'])}", ""]
+            out += [f"Playbook, {md(p['nearest'] or '')}:", "", f"> {md(view.quote_text(reference, 'reference'))}", ""]
         if p.get("input"):
-            out += [f"Input ({md(located(p['input'], 'input', lines))}):", "", f"> {md(p['input']['text'])}", ""]
-            redline = markdown_redline(p)
+            out += [f"Input ({md(view.located(p['input'], 'input'))}):", "", f"> {md(view.quote_text(p['input'], 'input'))}", ""]
+            redline = markdown_redline(view, entries[p["id"]])
             if redline:
                 out += [f"Redline: {redline}", ""]
         out += [f"- {md(describe_reason(r))}" for r in p["reasons"]]
@@ -143,5 +165,6 @@ def render_review_markdown(review: dict, texts: dict[str, str] | None = None) ->
             out += ["", f"Guidance: {md(p['guidance'])}"]
     if review["uncovered"]:
         out += ["", f"## Input clauses no position covers ({len(review['uncovered'])})", ""]
-        out += [f"- {md(located(u['input'], 'input', lines))}: {md(_clean(u['input']['text'])[:120])}" for u in review["uncovered"]]
+        out += [f"- {md(view.located(u['input'], 'input'))}: {md(_clean(view.quote_text(u['input'], 'input'))[:120])}"
+                for u in review["uncovered"]]
     return "\n".join(out) + "\n"

@@ -33,7 +33,7 @@ from conflictkit.align.text import clause_source, text_key
 from conflictkit.engine import Engine, JudgedDocuments
 from conflictkit.errors import GroundingError
 from conflictkit.identical import identical_judgement, identical_pairs
-from conflictkit.model import Clause, Document, IndexedDocument, Judgement, Quote, Reason, Span
+from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Quote, Reason, Span
 from conflictkit.playbook.document import PlaybookDocument, context_id, render_playbook, text_clauses, with_context
 from conflictkit.playbook.load import Playbook, PositionText, ResolvedPosition, section_clauses
 from conflictkit.playbook.output import (
@@ -98,9 +98,12 @@ class _Review:
         self._prepare(context)
         retrieved = self._to_retrieve(inp_clauses)
         judged = self.engine.judge_documents(self.document, retrieved, self.input_document, inp_clauses,
-                                             self.timings, reference_key=self._index_key(retrieved))
+                                             self.timings, reference_key=self._index_key(retrieved),
+                                             context_pairs=self._one_text_a_position)
         self.input = judged.input
         self.texts = IndexedDocument(document=self.document, clauses=self.clauses)  # every text, retrieved or not
+        # what the judge reads from both whole documents (renames, aliases), for every later batch as for retrieval's
+        self.context = self.engine.document_context(judged.reference, judged.input, self._one_text_a_position(judged.candidates))
         t = time.perf_counter()
         alignment = align(self._reference_sequence(judged, anchors, context), self.input,
                           self._by_reference(judged.judgements), self._align_options(), self._judge_reference_runs)
@@ -197,6 +200,13 @@ class _Review:
         word_for_word = {r for r, _ in exact}
         return [c for c in self.clauses if self.owner[c.id] not in settled or c.id in word_for_word]
 
+    def _one_text_a_position(self, candidates: list[CandidatePair]) -> list[CandidatePair]:
+        """The pairs the document context is read from: a position's preferred text (and the template's clauses),
+        never its other texts, which say the same words again (one change of the input would read as a rename)."""
+        preferred = {p.preferred.id for p in self.playbook.positions}
+        return [c for c in candidates if c.reference_id in preferred or c.reference_id not in self.owner
+                or self.owner[c.reference_id] not in self.positions]
+
     def _index_key(self, clauses: list[Clause]) -> str:
         """The texts' cache key: the rendered playbook and how it is cut into texts (no segmenter reads it)."""
         embedder = self.engine.embedder
@@ -275,7 +285,7 @@ class _Review:
             parts = [inp, *((c,) for c in inp)] if len(inp) > 1 else [inp]
             asks += [((t,), part) for t in texts(rids) for part in parts]
         asks = list(dict.fromkeys(asks))
-        answers = dict(zip(asks, self.engine.judge_runs(asks, self.texts, self.input)))
+        answers = dict(zip(asks, self.engine.judge_runs(asks, self.texts, self.input, self.context)))
         out = []
         for rids, inp in runs:
             best = max((answers[((t,), inp)] for t in texts(rids)), key=lambda j: (j.p_same, -j.p_conflict))
@@ -304,7 +314,7 @@ class _Review:
             if all(t.role == "red-line" for t in same):
                 asks += [((t.id,), link.input) for t in texts if t not in same]
         asks = list(dict.fromkeys(asks))
-        for (text_ids, inp), judgement in zip(asks, self.engine.judge_runs(asks, self.texts, self.input), strict=True):
+        for (text_ids, inp), judgement in zip(asks, self.engine.judge_runs(asks, self.texts, self.input, self.context), strict=True):
             out[(text_ids[0], inp)] = judgement
         return out
 

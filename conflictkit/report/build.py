@@ -64,7 +64,7 @@ def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument) -
     return {
         "kind": "deviation", "p_conflict": round(judgement.p_conflict, 4), "p_same": round(judgement.p_same, 4),
         "reference": ref_quote, "input": inp_quote, "reasons": reasons, "judge": judgement.judge, "moved": link.moved,
-        "redline": redline_record(ref_quote.text, inp_quote.text),
+        "redline": redline_record(ref_quote.text, inp_quote.text), "edits": judgement.edits,
     }
 
 
@@ -131,6 +131,14 @@ def ground_findings(findings: Sequence[Finding], reference: IndexedDocument, inp
                         f"finding {finding.id} cites {side} clause {clause_id} at [{start}, {end}) "
                         f"but verification says {result.status}: {result.detail}"
                     )
+        for n, edit in enumerate(getattr(finding, "edits", ())):
+            for side in ("reference", "input"):
+                cited_edit = getattr(edit, side)
+                original = (reference if side == "reference" else input).document.original
+                if original[cited_edit.start:cited_edit.end] != cited_edit.text:
+                    raise GroundingError(f"finding {finding.id} edit {n + 1} cites {side} [{cited_edit.start}, "
+                                         f"{cited_edit.end}) but the file holds other text there")
+                checked += 1
         finding.grounded = True
     return checked
 

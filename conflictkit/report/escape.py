@@ -8,6 +8,7 @@ the screen, set the window title or fake output) nor a Markdown viewer (``<scrip
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # C0 controls but tab and newline, DEL, C1 controls (0x9b is an 8-bit CSI on some terminals), and the
 # bidirectional overrides and isolates that reorder what a reader sees (the "Trojan Source" marks).
@@ -17,9 +18,19 @@ _JSON_C1 = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # The characters that open inline syntax in CommonMark or GFM (code, emphasis, links and images, raw
 # HTML and autolinks, entities, table cells, strikethrough, headings) and our own ``{+insert+}`` marks.
 _MD_INLINE = re.compile(r"([\\`*_{}\[\]<&|~#])")
+# The characters that may open syntax where they stand: a backslash before punctuation, code, emphasis
+# stars, underscores at a word's edge, tags and autolinks, entities, link and image brackets,
+# strikethrough, and our own insertion marks. Checked by rendering, so a miss falls back to _MD_INLINE.
+_MD_RISKY = re.compile(
+    r"(\\(?=[!-/:-@\[-`{-~])|`|\*|<(?=[A-Za-z/!?])|&(?=#?\w+;)|!(?=\[)|\[(?=[^\]]*\][(\[:])|~(?=~)"
+    r"|\{(?=\+)|(?<=\+)\})"
+)
+_UNDERSCORE_RUN = re.compile(r"(?<!\\)_+")
+_MD_ANY = re.compile(r"[\\`*_<&!\[~{}#>|+=0-9-]")
 # What opens a block at the start of a line: a quote, a list item (``-``, ``+``, ``1.``, ``1)``), a rule.
 _MD_BLOCK_START = re.compile(r"^(>|[-+=](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))")
 _SPACES = re.compile(r"\s+")
+_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -43,15 +54,43 @@ def json_for_terminal(text: str) -> str:
     return _JSON_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def escape_markdown(text: str) -> str:
-    """Document text as literal Markdown: one line, every syntax character backslash-escaped.
+def escape_markdown(text: str, *, midline: bool = False) -> str:
+    """Document text as literal Markdown, on one line, with as few backslashes as it takes.
 
-    CommonMark allows a backslash before any ASCII punctuation and renders the character itself,
-    so ``<script>`` stays text, ``![x](http://...)`` is no image and ``**`` no emphasis; line breaks
-    and runs of spaces become one space so the text cannot open a block (a heading, a list, a quote).
+    Line breaks and runs of spaces become one space, so the text cannot open a block (a heading, a
+    list, a quote). A character is escaped only where it could start syntax (``**``, ``<tag``,
+    ``&amp;``, ``[x](url)``, `````, ``~~``, our own ``{+``...); the result is checked by rendering it,
+    and text that still would not read as itself gets every syntax character escaped (CommonMark
+    allows a backslash before any ASCII punctuation), so ``<script>`` stays text and
+    ``![x](http://...)`` is no image in any viewer, while ordinary prose carries no backslash.
+    ``midline``: the text goes after other text on its line, where it cannot open a block.
     """
     flat = _SPACES.sub(" ", sanitize_controls(text)).strip()
-    escaped = _MD_INLINE.sub(r"\\\1", flat)
+    if not _MD_ANY.search(flat):
+        return flat
+    start = (lambda s: s) if midline else _block_start
+    prefix = "x " if midline else ""
+    light = start(_UNDERSCORE_RUN.sub(_escape_run, _MD_RISKY.sub(r"\\\1", flat)))
+    if _reads_as(prefix + light, prefix + flat):
+        return light
+    full = start(_MD_INLINE.sub(r"\\\1", flat))
+    return full if _reads_as(prefix + full, prefix + flat) else _ASCII_PUNCT.sub(r"\\\1", flat)
+
+
+def _escape_run(match: re.Match[str]) -> str:
+    """A run of underscores inside a word stays as it is ("snake_case"); any other gets its first one escaped,
+    which leaves the rest of the run unable to open emphasis ("By: \\______" is a blank to fill in)."""
+    text, start, end = match.string, match.start(), match.end()
+    inside = 0 < start and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
+    return match.group() if inside else "\\" + match.group()
+
+
+def escape_cell(text: str) -> str:
+    """Document text for a Markdown table cell: :func:`escape_markdown` with the cell delimiter escaped too."""
+    return escape_markdown(text).replace("|", "\\|") or " "
+
+
+def _block_start(escaped: str) -> str:
     match = _MD_BLOCK_START.match(escaped)
     if match is None:
         return escaped
@@ -59,3 +98,21 @@ def escape_markdown(text: str) -> str:
         end = match.end()
         return escaped[:end] + "\\" + escaped[end:]
     return "\\" + escaped
+
+
+@cache
+def _inline_parser():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def _reads_as(markdown: str, text: str) -> bool:
+    """Whether ``markdown`` renders as one paragraph holding exactly ``text`` and no element."""
+    tokens = _inline_parser().parse(markdown)
+    if [t.type for t in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+        return False
+    children = tokens[1].children or []
+    if any(child.type not in ("text", "text_special") for child in children):
+        return False
+    return "".join(child.content for child in children) == text

@@ -3,9 +3,11 @@
 :func:`render_html` writes one self-contained page (inline CSS and JS, no network asset, a
 Content-Security-Policy that forbids any fetch) for ``compare --format html`` and review exports;
 :func:`render_view` is the same view as a fragment, which ``conflictkit serve`` wraps in its own
-page with review controls. The documents are shown as their original text, so a finding's offsets
-are exactly what is highlighted; every piece of document text is HTML-escaped here, in Python,
-so the page reads (and prints) the same with scripts off and a clause cannot inject markup.
+page with review controls. The documents are shown as the text a reader sees
+(:mod:`conflictkit.report.doctext`: headings, lists, bold, tables; tags and entities gone), each
+highlight placed where the finding's offsets fall in it; every piece of document text is
+HTML-escaped here, in Python, so the page reads (and prints) the same with scripts off and a
+clause cannot inject markup.
 """
 
 from __future__ import annotations
@@ -21,9 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from conflictkit.errors import GroundingError
-from conflictkit.report.changes import redline_ops
-from conflictkit.report.docview import VIEW_KINDS, Event, event, render_markdown_document
-from conflictkit.report.explanations import explanation_lines
+from conflictkit.report.docview import VIEW_KINDS, Event, event, render_document_html
+from conflictkit.report.view import ReportView, section_title, settle
 
 KINDS = ("deviation", "missing", "added", "moved")
 VERDICTS = tuple(k for k in VIEW_KINDS if k not in KINDS)
@@ -72,57 +73,6 @@ def check_spans(report: dict, texts: dict[str, str]) -> None:
                 )
 
 
-def highlight(text: str, findings: list[dict], side: str) -> str:
-    """The escaped ``text`` with each finding's span on ``side`` wrapped in ``<mark>``.
-
-    Spans may overlap (two findings citing one clause), so the text is cut at every span
-    boundary and each piece lists all the findings covering it in ``data-f``. An empty
-    ``<span class="anchor" id="<side>-f<index>">`` marks where each finding starts: the target
-    that selecting a finding scrolls to, even when two findings start at the same offset.
-    """
-    events: list[tuple[int, int, int]] = []  # (offset, -1 end / +1 start, finding index)
-    for i, finding in enumerate(findings):
-        for start, end in _marked_spans(finding.get(side)):
-            events.append((start, 1, i))
-            events.append((end, -1, i))
-    events.sort()
-    out: list[str] = []
-    active: set[int] = set()
-    anchored: set[int] = set()
-    pos = 0
-    for offset, delta, index in events:
-        if offset > pos:
-            out.append(_piece(text[pos:offset], sorted(active), findings))
-            pos = offset
-        if delta > 0:
-            active.add(index)
-            if index not in anchored:
-                anchored.add(index)
-                out.append(f'<span class="anchor" id="{side}-f{index}"></span>')
-        else:
-            active.discard(index)
-    out.append(esc(text[pos:]))
-    return "".join(out)
-
-
-def _marked_spans(quote: dict | None) -> list[tuple[int, int]]:
-    """What to highlight of a quote: each clause of a run (``spans``), else the quote itself."""
-    if quote is None:
-        return []
-    pieces = [(s["start"], s["end"]) for s in quote.get("spans") or []] or [(quote["start"], quote["end"])]
-    return [(a, b) for a, b in pieces if b > a]
-
-
-def _piece(text: str, active: list[int], findings: list[dict]) -> str:
-    if not active:
-        return esc(text)
-    kinds = {findings[i]["kind"] for i in active}
-    kind = next((k for k in VIEW_KINDS if k in kinds), "other")
-    multi = " multi" if len(active) > 1 else ""
-    data = " ".join(str(i) for i in active)
-    return f'<mark class="hl k-{kind}{multi}" data-f="{data}">{esc(text)}</mark>'
-
-
 _NUMBER_PREFIX = re.compile(r"\s*(?:#+\s*)?(?:\(?[0-9a-zA-Z]{1,4}[.)]|\d+(?:\.\d+)+\.?)?\s*")
 CONTEXT_CHARS = 60
 
@@ -159,19 +109,17 @@ def _unique(text: str, part: str) -> int | None:
 def _gap_label(finding: dict, side: str) -> str:
     other = "reference" if side == "input" else "input"
     quote = finding.get(other) or {}
-    where = " ".join(x for x in (quote.get("section"), quote.get("heading")) if x) or quote.get("clause_id", "")
+    where = section_title(quote) or quote.get("clause_id", "")
     what = "missing here" if finding.get("kind") == "missing" else "added here (not in the reference)"
     return f"{finding.get('id')} {what}: {where}".rstrip(": ")
 
 
-def pane_events(findings: list[dict], side: str, texts: dict[str, str]) -> list[Event]:
+def pane_events(view: ReportView, side: str) -> list[Event]:
     """The highlights of one document: each finding's span, its changed words, and gaps for the other side's clauses."""
     other = "input" if side == "reference" else "reference"
-    changed_op = "delete" if side == "reference" else "insert"
-    start_key = "a_start" if side == "reference" else "b_start"
-    end_key = "a_end" if side == "reference" else "b_end"
+    texts = view.texts
     events: list[Event] = []
-    for i, finding in enumerate(findings):
+    for i, finding in enumerate(view.findings):
         quote = finding.get(side)
         if quote is None:
             if finding.get("kind") not in ("missing", "added"):  # only a clause with no counterpart leaves a gap
@@ -186,24 +134,15 @@ def pane_events(findings: list[dict], side: str, texts: dict[str, str]) -> list[
             continue
         events += [event(quote["start"], "anchor", i, target=f"{side}-f{i}"), event(quote["start"], "open", i),
                    event(quote["end"], "close", i)]
-        ops = (finding.get("redline") or {}).get("ops") if finding.get("reference") and finding.get("input") else None
-        if finding.get("reference") and finding.get("input") and ops is None:
-            from conflictkit.grounding import redline
-
-            ops = redline(finding["reference"]["text"], finding["input"]["text"]).to_dict()["ops"]
-        for op in ops or []:
-            if op["op"] == changed_op and op[end_key] > op[start_key]:
-                events += [event(quote["start"] + op[start_key], "change", i, op=changed_op),
-                           event(quote["start"] + op[end_key], "unchange", i)]
+        for start, end, op, verdict in view.change_spans(finding, side):
+            events += [event(start, "change", i, op=op, verdict=verdict or ""), event(end, "unchange", i)]
     return events
 
 
-def render_pane(side: str, text: str, findings: list[dict], texts: dict[str, str]) -> str:
-    """One document as formatted text with its highlights; as exact plain text if Markdown would lose one."""
-    kinds = [f.get("kind") if f.get("kind") in VIEW_KINDS else "other" for f in findings]
-    body = render_markdown_document(text, pane_events(findings, side, texts), kinds)
-    if body is None:
-        return f'<div class="doc plain" id="doc-{side}" tabindex="0">{highlight(text, findings, side)}</div>'
+def render_pane(view: ReportView, side: str) -> str:
+    """One document as formatted text, the text a reader sees, with its highlights."""
+    kinds = [f.get("kind") if f.get("kind") in VIEW_KINDS else "other" for f in view.findings]
+    body = render_document_html(view.document(side), pane_events(view, side), kinds)
     return f'<div class="doc md" id="doc-{side}" tabindex="0">{body}</div>'
 
 
@@ -222,27 +161,39 @@ def finding_positions(findings: list[dict], texts: dict[str, str]) -> list[int]:
     return positions
 
 
-def render_redline(finding: dict) -> str:
-    """The redline of a finding as HTML: deletions struck, insertions underlined, reversals flagged."""
-    ops = redline_ops(finding)
-    if ops is None:
+def render_redline(view: ReportView, finding: dict) -> str:
+    """The redline of a finding as HTML: deletions struck, insertions underlined, reversals flagged.
+
+    Editorial and same-effect edits (when the judge gave edits) are dimmed (class ``ed``).
+    """
+    pieces = view.pieces(finding)
+    if pieces is None:
         side = "reference" if finding.get("reference") else "input"
         tag = "del" if side == "reference" else "ins"
-        quote = finding.get(side) or {"text": ""}
-        return f'<div class="redline"><{tag}>{esc(quote["text"])}</{tag}></div>'
+        quote = finding.get(side)
+        text = view.quote_text(quote, side) if quote else ""
+        return f'<div class="redline"><{tag}>{esc(text)}</{tag}></div>'
     parts = []
-    for op in ops:
-        text = esc(op["text"])
-        parts.append(esc(op["gap"]))
-        title = f"meaning-reversing change ({', '.join(op['kinds'])})" if op["kinds"] else "meaning-reversing change"
-        rev = f' class="rev" title="{esc(title)}"' if op["reversing"] else ""
-        if op["op"] == "equal":
-            parts.append(text)
-        elif op["op"] == "delete":
-            parts.append(f"<del{rev}>{text}</del>")
+    previous = ""
+    for piece in settle(pieces, editorial=True):
+        text = esc(piece.text)
+        classes = (["rev"] if piece.reversing else []) + (["ed"] if piece.op != "equal" and not piece.marked else [])
+        title = ""
+        if piece.reversing:
+            title = f"meaning-reversing change ({', '.join(piece.kinds)})" if piece.kinds else "meaning-reversing change"
+        elif "ed" in classes:
+            title = f"{piece.verdict} edit" + (f" ({', '.join(piece.kinds)})" if piece.kinds else "")
+        attrs = (f' class="{" ".join(classes)}"' if classes else "") + (f' title="{esc(title)}"' if title else "")
+        if piece.op == "insert" and previous == "delete" and piece.spaced:
+            parts.append(" ")
+        if piece.op == "delete":
+            parts.append(f"<del{attrs}>{text}</del>")
+        elif piece.op == "insert":
+            parts.append(f"<ins{attrs}>{text}</ins>")
         else:
-            parts.append(f"<ins{rev}>{text}</ins>")
-    return f'<div class="redline">{"".join(parts)}</div>'
+            parts.append(text)
+        previous = piece.op
+    return f'<div class="redline">{"".join(parts).strip()}</div>'
 
 
 def render_reasons(reasons: list[dict]) -> str:
@@ -259,11 +210,11 @@ def render_reasons(reasons: list[dict]) -> str:
     return f'<ul class="reasons">{"".join(items)}</ul>'
 
 
-def quote_where(quote: dict | None, label: str) -> str:
-    """Where a quote is, for the list: its section and heading (and how many more clauses a run has)."""
+def quote_where(view: ReportView, quote: dict | None, side: str, label: str) -> str:
+    """Where a quote is, for the list: as a reader finds it (and how many more clauses a run has)."""
     if quote is None:
         return ""
-    where = " ".join(x for x in (quote.get("section"), quote.get("heading")) if x) or quote.get("clause_id", "")
+    where = view.located(quote, side)
     if quote.get("spans"):
         where += f" (+{len(quote['spans']) - 1} more clause{'s' * (len(quote['spans']) > 2)})"
     return f'<span class="where"><span class="side">{label}</span> {esc(where)}</span>'
@@ -273,9 +224,8 @@ def _percent(p: Any) -> str:
     return "—" if p is None else f"{100 * float(p):.0f}%"
 
 
-def render_finding(index: int, finding: dict, decision: dict | None, controls: bool, position: int = 0,
-                   explained: list[str] | None = None) -> str:
-    """One entry of the findings list (its redline is shown when the entry is selected); ``explained``: an explainer's lines."""
+def render_finding(view: ReportView, index: int, finding: dict, decision: dict | None, controls: bool, position: int = 0) -> str:
+    """One entry of the findings list (its redline is shown when the entry is selected), with an explainer's lines."""
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
     status, note = decision_state(decision)
     p = float(finding.get("p_conflict") or 0.0)
@@ -284,13 +234,15 @@ def render_finding(index: int, finding: dict, decision: dict | None, controls: b
         f' <span class="p" title="P(conflict)">{_percent(p)}</span>'
         f'<span class="status">{esc(status)}</span></div>'
     )
-    where = f'<div class="wheres">{quote_where(finding.get("reference"), "ref")}{quote_where(finding.get("input"), "in")}</div>'
+    where = (f'<div class="wheres">{quote_where(view, finding.get("reference"), "reference", "ref")}'
+             f'{quote_where(view, finding.get("input"), "input", "in")}</div>')
     meta = (
         f'<div class="meta">P(conflict) {_percent(p)} · P(same matter) {_percent(finding.get("p_same"))}'
         f' · judge {esc(finding.get("judge") or "—")} · {"grounded" if finding.get("grounded") else "not grounded"}</div>'
     )
     review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
-    body = f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(explained)}{meta}{render_redline(finding)}{review}"
+    body = (f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(view.explained(finding))}{meta}"
+            f"{render_redline(view, finding)}{review}")
     return list_item(index, kind, finding.get("id"), p, position, finding.get("reasons") or [], status, body)
 
 
@@ -384,19 +336,21 @@ def _count(value: Any) -> str:
     return str(value)
 
 
-def render_view(report: dict, reference_text: str, input_text: str, decisions: dict | None = None, *, controls: bool = False) -> str:
+def render_view(report: dict, reference_text: str, input_text: str, decisions: dict | None = None, *, controls: bool = False,
+                view: ReportView | None = None) -> str:
     """The view as an HTML fragment: toolbar, findings list (document order) and both documents, formatted."""
     texts = {"reference": reference_text, "input": input_text}
     check_spans(report, texts)
-    findings = report.get("findings") or []
+    view = view or ReportView(report, texts)
+    findings = view.findings
     decisions = decisions or {}
+    panes = render_panes(report, texts, view)  # first: the findings list then reads the rendered documents
     positions = finding_positions(findings, texts)
     # Listed in document order (the toolbar's default), so the script has nothing to reorder on load.
     order = sorted(range(len(findings)), key=lambda i: (positions[i], i))
-    items = "".join(render_finding(i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i],
-                                   explanation_lines(report, findings[i].get("id"))) for i in order)
+    items = "".join(render_finding(view, i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i])
+                    for i in order)
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
-    panes = render_panes(report, texts)
     return (
         f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings, decisions)}'
         f'{empty}<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'
@@ -408,18 +362,19 @@ _PANES_KEPT = 8
 _PANES_LOCK = threading.Lock()
 
 
-def render_panes(report: dict, texts: dict[str, str]) -> str:
+def render_panes(report: dict, texts: dict[str, str], view: ReportView | None = None) -> str:
     """Both documents, formatted and highlighted; the last few are kept, as they never change.
 
-    Rendering two long documents as Markdown is most of a page's cost, and the documents do not
-    depend on the review decisions, so the review app renders them once per comparison (the job
-    does it as it stores the result) and every later view reuses them.
+    Rendering two long documents is most of a page's cost, and the documents do not depend on
+    the review decisions, so the review app renders them once per comparison (the job does it as
+    it stores the result) and every later view reuses them.
     """
-    findings = report.get("findings") or []
+    view = view or ReportView(report, texts)
     digest = hashlib.sha256()
-    for part in (texts["reference"], texts["input"], _name(report, "reference"), _name(report, "input")):
+    for part in (texts["reference"], texts["input"], _name(report, "reference"), _name(report, "input"),
+                 view.format("reference"), view.format("input")):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-    digest.update(json.dumps(findings, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    digest.update(json.dumps(view.findings, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass"))
     key = digest.hexdigest()
     with _PANES_LOCK:
         if key in _PANES:
@@ -427,7 +382,7 @@ def render_panes(report: dict, texts: dict[str, str]) -> str:
             return _PANES[key]
     panes = "".join(
         f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'
-        f'{render_pane(side, texts[side], findings, texts)}</section>'
+        f'{render_pane(view, side)}</section>'
         for side in SIDES
     )
     with _PANES_LOCK:
@@ -450,7 +405,8 @@ def _csp_hash(source: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode()).digest()).decode() + "'"
 
 
-def render_html(report: dict, reference_text: str, input_text: str, decisions: dict | None = None) -> str:
+def render_html(report: dict, reference_text: str, input_text: str, decisions: dict | None = None,
+                view: ReportView | None = None) -> str:
     """One self-contained HTML page of ``report`` (with review ``decisions`` when given).
 
     ``decisions`` maps a finding id to ``{"status": "accepted"|"dismissed"|None, "note": str}``.
@@ -461,7 +417,8 @@ def render_html(report: dict, reference_text: str, input_text: str, decisions: d
     if decisions:
         done = sum(1 for d in decisions.values() if (d or {}).get("status") in STATUSES)
         reviewed = f'<p class="reviewed">Review: {done} of {len(report.get("findings") or [])} findings decided.</p>'
-    return render_page(title, render_summary(report) + reviewed, render_view(report, reference_text, input_text, decisions))
+    return render_page(title, render_summary(report) + reviewed,
+                       render_view(report, reference_text, input_text, decisions, view=view))
 
 
 def render_page(title: str, summary: str, view: str) -> str:

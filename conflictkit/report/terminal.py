@@ -14,17 +14,15 @@ import io
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from conflictkit.report.changes import in_context, redline_ops
 from conflictkit.report.escape import sanitize_controls
-from conflictkit.report.explanations import explanation_lines
-from conflictkit.report.render import (
+from conflictkit.report.view import (
     P_CONFLICT_HELP,
     P_SAME_HELP,
-    LineIndex,
+    Piece,
+    ReportView,
     describe_reason,
-    finding_title,
-    line_indexes,
-    place,
+    in_context,
+    settle,
     summary_line,
 )
 
@@ -37,7 +35,9 @@ GAP_WORDS = 30
 
 KIND_STYLES = {"deviation": "bold yellow", "missing": "bold red", "added": "bold green"}
 MARKERS = {"delete": ("[-", "-]"), "insert": ("{+", "+}")}
+EDITORIAL_MARKERS = {"delete": ("[~", "~]"), "insert": ("{~", "~}")}
 STYLES = {"delete": "red strike", "insert": "green underline", "cut": "dim"}
+EDITORIAL_STYLES = {"delete": "dim strike", "insert": "dim underline"}
 
 
 class Indented:
@@ -71,54 +71,72 @@ def _clean(text: str) -> str:
     return sanitize_controls(" ".join(text.split()))
 
 
-def change_text(pieces: list[tuple[str, str]], colour: bool) -> Text:
-    """Redline pieces (``(op, text)`` from :func:`in_context`) as one line, coloured or with markers."""
+def change_text(pieces: list[Piece], colour: bool) -> Text:
+    """Redline pieces (from :func:`in_context`) as one line, coloured or with markers.
+
+    Editorial and same-effect edits (a judge's verdict) are dim on a colour terminal and marked
+    ``[~old~]{~new~}`` otherwise, so they never read as a change that matters.
+    """
     line = Text()
-    for op, text in pieces:
-        text = sanitize_controls(text)
-        if op in MARKERS and not colour:
-            start, end = MARKERS[op]
+    previous = ""
+    for piece in pieces:
+        text = sanitize_controls(piece.text)
+        editorial = piece.op in MARKERS and not piece.marked
+        if piece.op == "insert" and previous == "delete" and piece.spaced:
+            line.append(" ")
+        if piece.op in MARKERS and not colour:
+            start, end = (EDITORIAL_MARKERS if editorial else MARKERS)[piece.op]
             line.append(f"{start}{text}{end}")
         else:
-            line.append(text, style=STYLES.get(op, "") if colour else "")
+            style = (EDITORIAL_STYLES if editorial else STYLES).get(piece.op, "")
+            line.append(text, style=style if colour else "")
+        previous = piece.op
     return line
 
 
-def _gap_pieces(text: str, op: str, verbosity: int) -> list[tuple[str, str]]:
+def _gap_pieces(text: str, op: str, verbosity: int) -> list[Piece]:
     words = text.split()
     if verbosity < VERBOSE and len(words) > GAP_WORDS:
-        return [(op, " ".join(words[:GAP_WORDS])), ("cut", " …")]
-    return [(op, " ".join(words))]
+        return [Piece(op, " ".join(words[:GAP_WORDS])), Piece("cut", " …")]
+    return [Piece(op, " ".join(words))]
 
 
-def finding_block(finding: dict, lines: dict[str, LineIndex], colour: bool, verbosity: int = NORMAL,
-                  explained: list[str] | None = None) -> RenderableType:
-    """One finding: title line, places, the change in context, reasons (all of them with ``-v``), an explainer's lines."""
+def finding_block(view: ReportView, finding: dict, colour: bool, verbosity: int = NORMAL) -> RenderableType:
+    """One finding: title line, places, the change in context, reasons (all of them with ``-v``), an explainer's lines.
+
+    Editorial edits are shown with ``-v`` only (as the input has them otherwise).
+    """
     kind = finding["kind"]
     title = Text()
     title.append(sanitize_controls(finding["id"]) + "  ")
     title.append(f"{kind:<9}", style=KIND_STYLES.get(kind, "") if colour else "")
     title.append(f"  P(conflict) {finding['p_conflict']:.2f}  ")
-    title.append(_clean(finding_title(finding)) or "(untitled clause)", style="bold" if colour else "")
-    places = [place(finding[side], side, lines) for side in ("reference", "input") if finding.get(side)]
+    title.append(_clean(view.title(finding)) or "(untitled clause)", style="bold" if colour else "")
+    places = [f"{side} {view.place(finding[side], side)}".rstrip() for side in ("reference", "input") if finding.get(side)]
     if kind == "missing":
         places.append("no counterpart in the input")
     elif kind == "added":
         places.append("no counterpart in the reference")
     body: list[Text] = [Text(sanitize_controls(" · ".join(places)), style="dim" if colour else "")]
-    ops = redline_ops(finding)
-    if ops is not None:
+    pieces = view.pieces(finding)
+    if pieces is not None:
         words = CONTEXT_WORDS * 2 if verbosity >= VERBOSE else CONTEXT_WORDS
-        body.append(change_text(in_context(ops, words), colour))
+        body.append(change_text(in_context(settle(pieces, verbosity >= VERBOSE), words), colour))
     else:
         quote = finding.get("reference") or finding.get("input")
-        body.append(change_text(_gap_pieces(quote["text"], "delete" if kind == "missing" else "insert", verbosity), colour))
+        side = "reference" if finding.get("reference") else "input"
+        body.append(change_text(_gap_pieces(view.quote_text(quote, side), "delete" if kind == "missing" else "insert",
+                                            verbosity), colour))
     reasons = finding.get("reasons") or []
     shown = reasons if verbosity >= VERBOSE else reasons[:REASONS_SHOWN]
     body.extend(Text(f"- {_clean(describe_reason(r))}") for r in shown)
     if len(shown) < len(reasons):
         body.append(Text(f"  and {len(reasons) - len(shown)} more (-v shows all)", style="dim" if colour else ""))
-    body.extend(Text(_clean(line), style="italic" if colour else "") for line in explained or [])
+    editorial = [e for e in view.edits(finding) if e.get("verdict") != "substantive"]
+    if editorial and verbosity < VERBOSE:
+        body.append(Text(f"  {len(editorial)} editorial edit{'s' * (len(editorial) != 1)} not marked (-v marks them)",
+                         style="dim" if colour else ""))
+    body.extend(Text(_clean(line), style="italic" if colour else "") for line in view.explained(finding))
     if verbosity >= VERBOSE:
         p_same = finding.get("p_same")
         facts = [f"P(conflict) {finding['p_conflict']:.3f}"]
@@ -132,10 +150,10 @@ def finding_block(finding: dict, lines: dict[str, LineIndex], colour: bool, verb
 
 
 def report_renderables(report: dict, texts: dict[str, str] | None = None, *, colour: bool = False,
-                       verbosity: int = NORMAL) -> list[RenderableType]:
+                       verbosity: int = NORMAL, view: ReportView | None = None) -> list[RenderableType]:
     """What ``compare`` prints: the two files, each finding, a legend and, last, the summary line.
 
-    ``texts`` (the two original documents) add line numbers; ``verbosity`` is :data:`QUIET`
+    ``texts`` (the two document texts) add places and render quotes in context; ``verbosity`` is :data:`QUIET`
     (summary only), :data:`NORMAL` or :data:`VERBOSE` (every reason, every probability).
     """
     summary = Text(summary_line(report), style="bold" if colour else "")
@@ -146,8 +164,8 @@ def report_renderables(report: dict, texts: dict[str, str] | None = None, *, col
         Text(f"input:     {_clean(report['input']['path'])}"),
         Text(""),
     ]
-    lines = line_indexes(texts)
-    out.extend(finding_block(f, lines, colour, verbosity, explanation_lines(report, f["id"])) for f in report["findings"])
+    view = view or ReportView(report, texts)
+    out.extend(finding_block(view, f, colour, verbosity) for f in report["findings"])
     if not report["findings"]:
         out += [Text("No findings."), Text("")]
     legend = f"{P_CONFLICT_HELP}."
@@ -160,20 +178,20 @@ def report_renderables(report: dict, texts: dict[str, str] | None = None, *, col
 
 
 def render_text(report: dict, texts: dict[str, str] | None = None, *, colour: bool = False,
-                verbosity: int = NORMAL, width: int = 100) -> str:
+                verbosity: int = NORMAL, width: int = 100, view: ReportView | None = None) -> str:
     """The terminal view as a string (plain markers unless ``colour``, then ANSI styles)."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, highlight=False, markup=False, emoji=False,
                       force_terminal=colour, color_system="standard" if colour else None)
-    print_report(console, report, texts, colour=colour, verbosity=verbosity)
+    print_report(console, report, texts, colour=colour, verbosity=verbosity, view=view)
     return buffer.getvalue()
 
 
 def print_report(console: Console, report: dict, texts: dict[str, str] | None = None, *, colour: bool | None = None,
-                 verbosity: int = NORMAL) -> None:
+                 verbosity: int = NORMAL, view: ReportView | None = None) -> None:
     """Print the terminal view on ``console`` (coloured when it is a colour terminal, unless told)."""
     colour = uses_colour(console) if colour is None else colour
-    *body, summary = report_renderables(report, texts, colour=colour, verbosity=verbosity)
+    *body, summary = report_renderables(report, texts, colour=colour, verbosity=verbosity, view=view)
     for renderable in body:
         console.print(renderable)
     console.print(summary, soft_wrap=True)  # one line however narrow the terminal: scripts grep it

@@ -24,15 +24,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conflictkit.errors import MissingDependencyError, OutputError, UserError, plugin_install_hint
+from conflictkit.errors import OutputError, UserError
 
 if TYPE_CHECKING:
     from conflictkit.engine import ComparisonResult
 
-FORMATS = ("json", "md", "html", "docx")
-# Every file a report set may hold (report.docx: the Word output), so an earlier set in --out is
-# recognised as one and replaced whole, while a folder holding other files is refused.
-REPORT_FILES = frozenset({"report.json", "pairs.json", "params.json", "report.md", "report.html", "report.docx"})
+# Every file a report set may hold (with those of the installed renderers, :func:`is_report_file`), so
+# an earlier set in --out is recognised as one and replaced whole, while a folder holding other files
+# is refused. report.docx stays known when its plugin is uninstalled.
+REPORT_FILES = frozenset({"report.json", "pairs.json", "params.json", "report.md", "report.html", "report.docx", "redline.md"})
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -247,37 +247,38 @@ def _locked(directory: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def render_files(result: ComparisonResult, formats: Iterable[str]) -> dict[str, str | bytes]:
-    """File name -> content for a comparison; report.json, pairs.json and params.json always."""
+def render_files(result: ComparisonResult, formats: Iterable[str], changes: str = "all", rendering=None) -> dict[str, str | bytes]:
+    """File name -> content for a comparison: report.json, pairs.json and params.json always, and the file
+    of each renderer in ``formats`` that writes one (report.md, report.html, redline.md, report.docx...).
+
+    ``rendering`` (a :class:`~conflictkit.stages.Rendering` of ``result``) shares its rendered documents with the caller."""
+    from conflictkit.registry import get_registry
+    from conflictkit.stages import Rendering
+
     files: dict[str, str | bytes] = {
         "report.json": to_json(result.report),
         "pairs.json": to_json(result.pairs),
         "params.json": to_json(result.params),
     }
-    formats = set(formats)
-    if "md" in formats:
-        from conflictkit.report.render import render_markdown
-
-        texts = {"reference": result.reference.document.original, "input": result.input.document.original}
-        files["report.md"] = render_markdown(result.report, texts)
-    if "html" in formats:
-        from conflictkit.report.html import render_html
-
-        files["report.html"] = render_html(result.report, result.reference.document.original, result.input.document.original)
-    if "docx" in formats:
-        files["report.docx"] = _report_docx(result)
+    registry = get_registry()
+    rendering = rendering or Rendering.of_result(result, changes=changes)
+    for name in dict.fromkeys(formats):
+        renderer = registry.renderer(name)
+        if renderer.filename and renderer.filename not in files:
+            files[renderer.filename] = renderer().render(rendering)
     return files
 
 
-def _report_docx(result: ComparisonResult) -> bytes:
-    try:
-        from conflictkit_docx.comments import report_docx
-    except ModuleNotFoundError:
-        raise MissingDependencyError("--format docx writes report.docx with the conflictkit-docx plugin: "
-                                     + plugin_install_hint("conflictkit-docx")) from None
-    return report_docx(result, result.input.document.data)
+def is_report_file(name: str) -> bool:
+    """Whether ``name`` in an --out folder belongs to a report set (so an earlier set is replaced whole)."""
+    if name in REPORT_FILES:
+        return True
+    from conflictkit.registry import get_registry
+
+    return any(name == getattr(info.cls, "filename", None) for info in get_registry().all() if info.stage == "renderer")
 
 
-def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike[str], formats: Iterable[str] = ("json", "md")) -> list[Path]:
+def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike[str], formats: Iterable[str] = ("json", "md"),
+                  changes: str = "all", rendering=None) -> list[Path]:
     """Render everything, then write it as the whole content of ``out_dir``; return the paths."""
-    return write_set(out_dir, render_files(result, formats), lambda name: name in REPORT_FILES)
+    return write_set(out_dir, render_files(result, formats, changes, rendering), is_report_file)

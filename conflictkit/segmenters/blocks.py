@@ -411,14 +411,20 @@ def mark_titles_and_artefacts(blocks: list[Block], text: str) -> None:
                 block.kind, block.level = "heading", 7
 
 
+_FINITE_VERBS = frozenset({"shall", "will", "must", "may", "can", "cannot", "should", "would", "might", "could", "agrees",
+                           "agree", "is", "are", "was", "were", "be", "has", "have", "does", "do", "means", "mean"})
+
+
 def _standalone_title(line: str) -> bool:
     """A one-line paragraph that reads as a title: ALL CAPS, or a few Title Case words without a verb."""
     if is_title_line(line):
         return True
     bold = _BOLD_LINE.fullmatch(line)
     if bold is not None:  # "**Company template, version 3.2**" alone on its line heads what follows
+        # a lead-in with a participle ("**When required under applicable law.**") heads what follows;
+        # a bold sentence with a finite verb ("**Customer shall pay all fees.**") is a term
         words = bold.group(1).split()
-        return len(words) <= 12 and not any(w.strip(".,;:()\"'").lower() in _VERBS for w in words)
+        return len(words) <= 12 and not any(w.strip(".,;:()\"'").lower() in _FINITE_VERBS for w in words)
     from conflictkit.segmenters.kinds import is_title  # kinds works on cleaned text; a bare line is close enough
 
     if any(mark in line for mark in (":", "__", "[", "{", "|")):

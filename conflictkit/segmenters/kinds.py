@@ -101,6 +101,18 @@ def is_definition(text: str) -> bool:
     )
 
 
+def defined_term(text: str) -> str | None:
+    """The term a definition defines ('"Affiliate" means ...' -> "affiliate", lower-cased), or None."""
+    head = text[:400]
+    for pattern in (_QUOTED_DEFINITION, _DEFINITION_LIST, _BARE_DEFINITION):
+        m = pattern.match(head)
+        if m is not None:
+            term = next((g for g in (m.groupdict().get(k) for k in ("q", "s", "t")) if g), None)
+            if term:
+                return term.strip().lower()
+    return None
+
+
 def opens_signatures(text: str) -> bool:
     """An attestation ("IN WITNESS WHEREOF...") or a first signature line ("By: ____")."""
     return bool(_WITNESS.match(text) or _SIGNATURE_OPENER.match(text))

@@ -5,15 +5,10 @@ from __future__ import annotations
 import json
 import time
 
-from conflictkit.report.escape import escape_markdown
+from conflictkit.report.escape import escape_cell, escape_markdown
 from conflictkit.report.html import render_html
-from conflictkit.report.render import (
-    describe_reason,
-    finding_title,
-    line_indexes,
-    located,
-    markdown_redline,
-)
+from conflictkit.report.render import editorial_note, markdown_redline
+from conflictkit.report.view import ReportView, describe_reason
 from conflictkit.web.playbooks import is_review
 from conflictkit.web.reviews import Comparison
 
@@ -50,12 +45,12 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     renders as markup or fetches anything in a Markdown viewer.
     """
     report = comparison.report
-    texts = {"reference": comparison.reference_text, "input": comparison.input_text}
     if is_review(report):
-        return _playbook_review_markdown(report, texts, decisions)
+        return _playbook_review_markdown(report, {"reference": comparison.reference_text, "input": comparison.input_text},
+                                         decisions)
     findings = report.get("findings") or []
     summary = report.get("summary") or {}
-    lines = line_indexes(texts)
+    view = ReportView(report, {"reference": comparison.reference_text, "input": comparison.input_text})
     md = escape_markdown
     out = [
         f"# Review: {md(comparison.reference_name)} -> {md(comparison.input_name)}", "",
@@ -66,17 +61,20 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
         out += ["| Finding | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|"]
     for f in findings:
         d = _decision(decisions, f)
-        out.append(f"| {md(f['id'])} | {f['kind']} | {md(finding_title(f)) or ' '} | {100 * f['p_conflict']:.0f}% "
-                   f"| {d['status'] or 'undecided'} | {md(d['note']) or ' '} |")
+        out.append(f"| {escape_cell(f['id'])} | {f['kind']} | {escape_cell(view.title(f))} | {100 * f['p_conflict']:.0f}% "
+                   f"| {d['status'] or 'undecided'} | {escape_cell(d['note'])} |")
     for f in findings:
-        out += ["", f"## {md(f['id'])} {f['kind']}: {md(finding_title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
+        out += ["", f"## {md(f['id'])} {f['kind']}: {md(view.title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
         for side in ("reference", "input"):
             quote = f.get(side)
             if quote:
-                out += [f"{side.capitalize()} ({md(located(quote, side, lines))}):", "", f"> {md(quote['text'])}", ""]
-        redline = markdown_redline(f)
+                out += [f"{side.capitalize()} ({md(view.located(quote, side))}):", "", f"> {md(view.quote_text(quote, side))}", ""]
+        redline = markdown_redline(view, f)
         if redline:
             out += [f"Redline: {redline}", ""]
+        note = editorial_note(view, f)
+        if note:
+            out += [f"*{md(note)}*", ""]
         for reason in f.get("reasons") or []:
             out.append(f"- {md(describe_reason(reason))}")
         d = _decision(decisions, f)
@@ -92,8 +90,8 @@ def _playbook_review_markdown(review: dict, texts: dict, decisions: dict) -> str
              "| Entry | Verdict | Decision | Note |", "|---|---|---|---|"]
     for entry in [*review.get("positions", []), *review.get("uncovered", [])]:
         d = _decision(decisions, entry)
-        lines.append(f"| {escape_markdown(entry['id'])} | {entry.get('label', 'uncovered')} | {d['status'] or 'undecided'} "
-                     f"| {escape_markdown(d['note']) or ' '} |")
+        lines.append(f"| {escape_cell(entry['id'])} | {entry.get('label', 'uncovered')} | {d['status'] or 'undecided'} "
+                     f"| {escape_cell(d['note'])} |")
     return "\n".join(lines) + "\n"
 
 

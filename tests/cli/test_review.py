@@ -74,3 +74,14 @@ def test_playbook_init_show_check(fast, tmp_path):
     proc = run("playbook", "show", PLAYBOOK, "--format", "json", "--config", fast)
     assert json.loads(proc.stdout)["positions"][0]["id"] == "late-payment"
     assert_user_error(run("playbook", "check", tmp_path / "none.yaml"), "does not exist")
+
+
+def test_the_conforming_redline(fast, tmp_path):
+    import pytest
+
+    pytest.importorskip("conflictkit_docx", reason="the docx plugin is not installed")
+    out = tmp_path / "out"
+    proc = run("review", "-p", PLAYBOOK, INPUT, "--config", fast, "--format", "docx", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote {out}/review.docx" in proc.stderr and (out / "review.docx").stat().st_size > 0
+    assert_user_error(run("review", "-p", PLAYBOOK, INPUT, "--format", "docx"), "--format docx writes review.docx: give --out DIR")

@@ -91,9 +91,24 @@ def test_table_of_contents():
 
 
 def test_cover_page_identity_fields():
-    assert flags("Name: Jane Smith", "Notice Address: 1 Main St, Springfield", "Last updated: January 6, 2023",
-                 "Title: Chief Executive Officer") == ["cover page field"] * 4
+    assert flags("Name: Jane Smith", "Notice Address: 1 Main St, Springfield",
+                 "Title: Chief Executive Officer") == ["cover page field"] * 3
     assert flags("Name: the Customer shall name a representative.") == [None]
+
+
+@pytest.mark.parametrize("stamp", ["Last updated: January 6, 2023", "These Terms were last updated on March 14, 2024.",
+                                   "Version 2.1", "Acme Master Services Agreement, Version 3.0"])
+def test_a_version_stamp_is_compared_like_a_clause(stamp):
+    """A new date or version is reported (reason version_date), so its stamp is never filtered out."""
+    assert flags(stamp) == [None]
+
+
+@pytest.mark.parametrize("text", ["The Effective Date is January 15, 2025.", "Last updated by the Customer's counsel.",
+                                  "Version control: the Supplier shall keep every version for 6 years."])
+def test_dates_and_versions_in_terms_are_not_stamps(text):
+    from conflictkit.filters.rules import version_stamp
+
+    assert not version_stamp(text)
 
 
 def test_boilerplate_kind():
@@ -164,7 +179,6 @@ def test_drafting_notes_and_footnotes():
         ("March 3, 2025 - Clarified how we handle account deletion.", None, "change log"),
         ("Section 7 now explains data retention in more detail.", "Revision history", "change log"),
         ("We've updated our Terms of Service. The new version takes effect on 1 June 2025.", None, "update banner"),
-        ("These Terms were last updated on March 14, 2024.", None, "update banner"),
         ("Editorial note: clause numbering follows the 2019 edition.", None, "editor's note"),
         ("[Note: the figures below are illustrative.]", None, "editor's note"),
     ],

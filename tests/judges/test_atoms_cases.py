@@ -6,7 +6,8 @@ import hashlib
 
 from conflictkit.judges.atoms import LegalAtomsJudge
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
-from conflictkit.normalize import flat, normalize
+from conflictkit.normalize import normalize
+from conflictkit.segmenters.markup import clause_text
 from conflictkit.stages import Comparison
 
 
@@ -14,7 +15,7 @@ def indexed(text: str, clause_id: str, heading: str | None = None) -> IndexedDoc
     norm = normalize(text)
     doc = Document(path=f"{clause_id}.md", original=text, normalized=norm.text, offsets=norm.offsets,
                    sha256=hashlib.sha256(norm.text.encode()).hexdigest())
-    clause = Clause(id=clause_id, text=flat(text), span=Span(start=0, end=len(text)), heading=heading)
+    clause = Clause(id=clause_id, text=clause_text(text), span=Span(start=0, end=len(text)), heading=heading)
     return IndexedDocument(document=doc, clauses=[clause])
 
 

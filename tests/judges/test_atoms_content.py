@@ -137,12 +137,13 @@ def test_same_effect_rewordings_are_not_conflicts(ref, inp):
          "This Agreement expires when the last Order Form ends, unless renewed in writing."),
     ],
 )
-def test_typo_fixes_have_a_low_p_and_a_typo_reason(ref, inp):
+def test_typo_fixes_have_a_low_p_and_are_editorial_edits(ref, inp):
     j = judged(ref, inp)
     assert j.p_conflict < 0.3, _reasons(j)
-    assert [r.type for r in j.reasons] == ["typo"], _reasons(j)
-    (reason,) = j.reasons
-    assert reason.reference != reason.input and reason.detail.startswith("typo fixed: ")
+    assert j.reasons == [], _reasons(j)
+    (edit,) = j.edits
+    assert (edit.verdict, edit.kind) in {("editorial", "typography"), ("editorial", "extraction")}
+    assert edit.reference.text != edit.input.text
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,13 @@ def test_a_batch_judges_every_pair_as_a_cold_judge_judges_it_alone():
         extract.cache_clear()
         alone = judge.judge_clauses(candidate, comparison.reference.clause(candidate.reference_id),
                                     comparison.input.clause(candidate.input_id))
-        assert alone == judged, (candidate.reference_id, candidate.input_id)
+        # edits judged alone index the clause texts, in a batch the documents: all else is equal
+        assert _placeless(alone) == _placeless(judged), (candidate.reference_id, candidate.input_id)
+
+
+def _placeless(judgement):
+    edits = [(e.verdict, e.kind, e.p_conflict, e.reasons) for e in judgement.edits]  # texts: as the file or as given
+    return judgement.model_copy(update={"edits": []}), edits
 
 
 def test_derived_readings_are_computed_once_per_clause():

@@ -648,11 +648,9 @@ KNOWN_MISSES = {
     "No failure or delay by either party in exercising any right shall operate as a waiver of that right.",
     # "only X may" restated as "Y shall not": who may act is not read from "only"
     "Only the Licensor may register the Marks.",
-    # a party named by an acronym ("the CRO") in a passive's agent; "agreed between the parties" -> "determined by"
-    "Samples will be collected by the CRO and shipped to the Sponsor.",
+    # "agreed between the parties" -> "determined by"
     "Fees for the extra work shall be agreed between the parties.",
     # a reworded clause whose one narrowing modifier hides among other rewordings
-    "The warranty applies to all Products sold under this Agreement.",
     "The Contractor shall carry out the Works diligently and in a good and workmanlike manner.",
 }
 

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from conflictkit.errors import GroundingError
-from conflictkit.report.html import highlight, render_html, render_view
+from conflictkit.report.html import render_html, render_view
 from conflictkit.testing.reports import make_report
 
 
@@ -84,10 +84,12 @@ def read(page: str) -> DocReader:
 
 
 def rendered(text: str) -> str:
-    """What markdown-it shows of a document with nothing highlighted: the text the panes must show."""
-    from conflictkit.report.docview import _markdown, plain_text_of
+    """What a reader sees of a document with nothing highlighted: the text the panes must show."""
+    from conflictkit.report.doctext import render_document
+    from conflictkit.report.docview import render_document_html
 
-    return plain_text_of(_markdown().render(text))
+    reader = read(f'<div id="doc-reference">{render_document_html(render_document(text), [], [])}</div>')
+    return reader.text["reference"]
 
 
 def test_every_finding_is_highlighted_exactly_in_both_documents(small_report):
@@ -117,19 +119,31 @@ def test_every_finding_is_highlighted_exactly_in_both_documents(small_report):
 def test_overlapping_spans_are_cut_and_both_findings_keep_their_text():
     text = "alpha beta gamma delta"
     findings = [
-        {"kind": "deviation", "reference": {"start": 0, "end": 10, "text": "alpha beta"}},
-        {"kind": "missing", "reference": {"start": 6, "end": 16, "text": "beta gamma"}},
+        {"id": "F1", "kind": "deviation", "reference": {"start": 0, "end": 10, "text": "alpha beta"}, "input": None, "reasons": []},
+        {"id": "F2", "kind": "missing", "reference": {"start": 6, "end": 16, "text": "beta gamma"}, "input": None, "reasons": []},
     ]
-    reader = DocReader()
-    reader.feed(f'<div id="doc-reference">{highlight(text, findings, "reference")}</div>')
+    report = make_report(text, text, [])
+    report["findings"] = findings
+    reader = read(render_html(report, text, text))
     assert reader.marked[("reference", "0")] == "alpha beta"
     assert reader.marked[("reference", "1")] == "beta gamma"
-    assert reader.text["reference"] == text
+    assert reader.text["reference"].strip() == text
     # Two findings starting at one offset both get their anchor.
-    same = [{"kind": "deviation", "reference": {"start": 6, "end": 10}}, {"kind": "missing", "reference": {"start": 6, "end": 16}}]
-    reader = DocReader()
-    reader.feed(f'<div id="doc-reference">{highlight(text, same, "reference")}</div>')
-    assert reader.anchors == {"reference-f0": 6, "reference-f1": 6}
+    report["findings"] = [{**findings[0], "reference": {"start": 6, "end": 10, "text": "beta"}}, findings[1]]
+    reader = read(render_html(report, text, text))
+    assert reader.anchors["reference-f0"] == reader.anchors["reference-f1"] == 6
+
+
+def test_markup_is_rendered_and_highlights_hold_what_the_reader_sees():
+    ref = '1. <span class="header_3">Fees.</span> Customer &amp; its Affiliates pay **within thirty days**.\n'
+    inp = '1. <span class="header_3">Fees.</span> Customer &amp; its Affiliates pay **within sixty days**.\n'
+    report = make_report(ref, inp, [("deviation", ref.strip(), inp.strip(), [])])
+    page = render_html(report, ref, inp)
+    reader = read(page)
+    assert "<span class" not in reader.text["input"] and "&amp;" not in page.split('id="doc-input"')[1].replace("&amp; its", "")
+    assert reader.marked[("input", "0")].split() == "1. Fees. Customer & its Affiliates pay within sixty days.".split()[1:]
+    assert reader.changed[("input", "ins")] == ["sixty"]
+    assert "<strong>" in page
 
 
 def test_findings_list_has_kind_probability_reasons_and_redline(small_report):
@@ -154,16 +168,17 @@ def test_document_text_and_report_fields_are_escaped(xss_report):
     report, ref, inp = xss_report
     page = render_html(report, ref, inp)
     reader = read(page)
-    assert "<script>window.__xss = 1; alert(1)</script>" in reader.text["reference"]  # shown as text
-    assert '<img src=x onerror="window.__xss = 2">' in reader.text["reference"]
-    assert '<b onmouseover="window.__xss = 4">payable</b>' in reader.text["input"]
+    # A document's tags are markup: never an element, never shown (their text is)
+    assert "window.__xss = 1; alert(1) Notices" in reader.text["reference"] and "<script" not in reader.text["reference"]
+    assert "onerror" not in reader.text["reference"] and "Fees are payable" in " ".join(reader.text["reference"].split())
+    assert "payable yearly" in reader.text["input"] and "onmouseover" not in reader.text["input"]
     assert set(reader.tags_in_docs) <= {"mark", "span", "p", "ol", "li"}  # no element came from the documents
     assert all(id.startswith(("reference-f", "input-f")) for id in reader.anchors)
     body = page.split("<body", 1)[1]
     scripts = re.findall(r"<script\b", body)
     assert len(scripts) == 1  # ours only
     assert "<img" not in page and "<b id=" not in page and "<b onmouseover" not in page
-    assert "&lt;script&gt;window.__xss = " in page
+    assert "&lt;script&gt;window.__xss=5" in page  # a reason's own text is shown as written, escaped
     # A document containing a placeholder does not get the script spliced into it.
     assert page.count("window.conflictkitSelect = select") == 1
     assert reader.text["reference"].count("{{ js }}") == 1

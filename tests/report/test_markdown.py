@@ -1,4 +1,4 @@
-"""report.md: valid CommonMark with the expected structure; document text escaped, never rendered."""
+"""report.md: valid CommonMark with the expected structure; document text as the reader sees it, escaped."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def test_document_markup_is_shown_not_rendered():
     html = MD.render(render_markdown(report))
     for tag in ("<script", "<img", "<a ", "<strong", "<b>"):
         assert tag not in html, tag
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;script&gt;r&lt;/script&gt;.md" in html  # a name is shown as written
+    assert "> Notices. alert(1) go logo here." in render_markdown(report)  # a document's tags are markup: dropped
 
 
 def test_the_samples_report_md_has_one_section_and_one_quote_per_cited_clause():

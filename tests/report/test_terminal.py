@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from conflictkit.report.changes import in_context
 from conflictkit.report.terminal import QUIET, VERBOSE, render_text
+from conflictkit.report.view import Piece, in_context
 from conflictkit.testing.reports import make_report
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -65,14 +65,13 @@ def test_document_text_cannot_drive_the_terminal():
 
 
 def test_context_keeps_a_few_words_either_side():
-    ops = [
-        {"op": "equal", "gap": "", "text": "one two three four five six seven", "reversing": False, "kinds": []},
-        {"op": "delete", "gap": " ", "text": "eight", "reversing": True, "kinds": []},
-        {"op": "insert", "gap": " ", "text": "EIGHT", "reversing": True, "kinds": []},
-        {"op": "equal", "gap": " ", "text": "nine ten eleven twelve thirteen fourteen fifteen sixteen\n\nseventeen",
-         "reversing": False, "kinds": []},
-        {"op": "insert", "gap": " ", "text": "end", "reversing": False, "kinds": []},
+    pieces = [
+        Piece("equal", "one two three four five six seven "),
+        Piece("delete", "eight", reversing=True),
+        Piece("insert", "EIGHT", reversing=True, spaced=True),
+        Piece("equal", " nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "),
+        Piece("insert", "end"),
     ]
-    pieces = in_context(ops, words=2)
-    assert "".join(text for _, text in pieces) == "… six seven eight EIGHT nine ten … sixteen seventeen end"
-    assert [op for op, _ in pieces] == ["cut", "equal", "delete", "equal", "insert", "equal", "cut", "equal", "insert"]
+    shown = in_context(pieces, words=2)
+    assert "".join(p.text for p in shown) == "… six seven eightEIGHT nine ten … sixteen seventeen end"
+    assert [p.op for p in shown] == ["cut", "equal", "delete", "insert", "equal", "cut", "equal", "insert"]

@@ -31,9 +31,14 @@ class Piece:
 
 @dataclass
 class Paragraph:
+    """A paragraph's text pieces, where it came from, and (for a writer checking its numbering) the
+    ``w:p`` whose mark it ends with and the label Word shows for it."""
+
     pieces: list[Piece] = field(default_factory=list)
     role: SourceRole = "body"
     location: dict = field(default_factory=dict)
+    element: object | None = None
+    label: str = ""
 
 
 @dataclass
@@ -151,10 +156,13 @@ class BodyReader:
             pieces.append(Piece("".join(parts), run))
 
     def _mark_removed(self, ppr) -> bool:
+        """Whether the paragraph's mark is gone in this reading (deleted or moved away when accepted, inserted
+        or moved here when rejected): its text then joins the next paragraph."""
         rpr = ppr.find(w("rPr")) if ppr is not None else None
         if rpr is None:
             return False
-        return rpr.find(w("del" if self.accepted else "ins")) is not None
+        tags = ("del", "moveFrom") if self.accepted else ("ins", "moveTo")
+        return any(rpr.find(w(tag)) is not None for tag in tags)
 
     def _properties(self, p):
         ppr = p.find(w("pPr"))
@@ -166,27 +174,34 @@ class BodyReader:
         return ppr, ppr
 
     def paragraph(self, p, location: dict, role: SourceRole = "body") -> Paragraph | None:
-        """Read one ``w:p``; returns it, or None while it waits to be joined to the next one."""
+        """Read one ``w:p``; returns it, or None while it waits to be joined to the next one.
+
+        A paragraph whose mark is removed in this reading joins the next paragraph, and the joined
+        paragraph has the next one's properties (its mark is the one that stays, as in Word): its
+        style, its numbering, counted once.
+        """
         ppr, props = self._properties(p)
         pieces: list[Piece] = []
         self._runs(p, pieces)
-        if self.pending is not None:
-            joined = self.pending
-            joined.pieces.extend(pieces)
-            self.pending = None
-        else:
-            joined = Paragraph(pieces=pieces, role=role, location=location)
-            style = props.find(w("pStyle")) if props is not None else None
-            style_id = style.get(w("val")) if style is not None else None
-            num_id, ilvl = self._numbering(style_id, props)
-            label = self.numbering.label(num_id, ilvl) if num_id else ""
-            level = self._heading_level(style_id, props)
-            prefix = ("#" * level + " " if level else "") + (label + " " if label else "")
-            if prefix and "".join(piece.text for piece in pieces).strip():
-                joined.pieces.insert(0, Piece(prefix))
         if self._mark_removed(ppr):
-            self.pending = joined
+            if self.pending is None:
+                self.pending = Paragraph(pieces=pieces, role=role, location=location)
+            else:
+                self.pending.pieces.extend(pieces)
             return None
+        joined = Paragraph(pieces=pieces, role=role, location=location, element=p)
+        if self.pending is not None:
+            joined = Paragraph(pieces=self.pending.pieces + pieces, role=role, location=self.pending.location, element=p)
+            self.pending = None
+        style = props.find(w("pStyle")) if props is not None else None
+        style_id = style.get(w("val")) if style is not None else None
+        num_id, ilvl = self._numbering(style_id, props)
+        label = self.numbering.label(num_id, ilvl) if num_id else ""
+        level = self._heading_level(style_id, props)
+        prefix = ("#" * level + " " if level else "") + (label + " " if label else "")
+        joined.label = label
+        if prefix and "".join(piece.text for piece in joined.pieces).strip():
+            joined.pieces.insert(0, Piece(prefix))
         return joined
 
     def body(self, root, role: SourceRole = "body") -> list[Paragraph]:

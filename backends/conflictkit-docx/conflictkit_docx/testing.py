@@ -212,3 +212,75 @@ def markdown_to_docx(markdown: str) -> bytes:
             num, text = (1, 2), match.group(7)
         builder.paragraph(_runs(text) or [run("")], style=style, num=num)
     return builder.build()
+
+
+def rendered_to_docx(markdown: str) -> bytes:
+    """A Word version of a Markdown document as a reader sees it (tags, entities and markup gone), typed
+    the way a lawyer would: headings in heading styles, "1." / "1.1" / "(a)" labels that follow on as
+    Word's automatic numbering (literal text where a document skips or repeats a number), bold as bold
+    runs, tables as tables. Built from :func:`conflictkit.report.doctext.render_document`."""
+    from conflictkit.report.docdiff import units_of
+    from conflictkit.report.doctext import render_document
+    from conflictkit.segmenters.labels import parse_label
+
+    document = render_document(markdown, "markdown")
+    builder = DocxBuilder()
+    counters = [0, 0, 0]
+    rows: list[list[str]] = []
+
+    def flush() -> None:
+        if rows:
+            builder.table([list(r) for r in rows])
+            rows.clear()
+
+    def runs_of(start: int, end: int) -> list[str]:
+        marks = [(s, e) for s, e, m in document.marks_in(start, end) if m == "bold"]
+        cuts = sorted({start, end} | {x for s, e in marks for x in (s, e)})
+        out = []
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            bold = any(s <= a and e >= b for s, e in marks)
+            out.append(run(document.text[a:b], bold=bold))
+        return out or [run("")]
+
+    for unit in units_of(document):
+        if unit.kind == "row":
+            rows.append([document.text[a:b] for a, b in unit.cells])
+            continue
+        flush()
+        label = parse_label(document.text[unit.label[0]:unit.label[1]] + " ") if unit.label[1] > unit.label[0] else None
+        style = f"Heading{min(unit.level, 6)}" if unit.kind == "heading" else None
+        num = None
+        if label is not None and label.kind == "decimal" and len(label.parts) == 1 and label.parts[0] == counters[0] + 1:
+            counters[:] = [counters[0] + 1, 0, 0]
+            num = (1, 0)
+        elif (label is not None and label.kind == "decimal" and len(label.parts) == 2 and label.parts[0] == counters[0]
+              and label.parts[1] == counters[1] + 1):
+            counters[1:] = [counters[1] + 1, 0]
+            num = (1, 1)
+        elif label is not None and label.kind == "enum" and label.wrap == "()" and label.token.isalpha() \
+                and len(label.token) == 1 and ord(label.token) - ord("a") == counters[2]:
+            counters[2] += 1
+            num = (1, 2)
+        body_start = document.leaves[unit.leaves[0]].label_end if num else unit.start
+        builder.paragraph(runs_of(body_start, unit.end), style=style, num=num)
+    flush()
+    return builder.build()
+
+
+def document_tokens(text: str, fmt: str, blocks=None) -> list[str]:
+    """The words a reader sees in a document's body, as the engine compares them (typography and spacing are no change)."""
+    from conflictkit.grounding.tokens import tokenize
+    from conflictkit.report.docdiff import units_of
+    from conflictkit.report.doctext import render_document
+
+    document = render_document(text, fmt, blocks)
+    return list(tokenize(" ".join(document.text[u.start:u.end] for u in units_of(document))).words)
+
+
+def round_trip(data: bytes) -> tuple[list[str], list[str]]:
+    """The body's words of a Word redline with every tracked change accepted, and with every change rejected."""
+    from conflictkit_docx.loader import read_docx
+
+    accepted, _ = read_docx(data, "redline.docx", "accepted")
+    rejected, _ = read_docx(data, "redline.docx", "original")
+    return (document_tokens(accepted.text, "docx", accepted.blocks), document_tokens(rejected.text, "docx", rejected.blocks))

@@ -24,7 +24,10 @@ from conflictkit.judges.atoms.score import (
     weight_values,
 )
 from conflictkit.lexicon import languages, load
-from conflictkit.model import CandidatePair, Clause, Judgement, Reason
+from conflictkit.context import EMPTY, DocumentContext
+from conflictkit.judges.atoms.edits import PairView, view_of
+from conflictkit.judges.atoms.verdicts import containment, judge_edits
+from conflictkit.model import CandidatePair, Clause, Edit, EditSide, IndexedDocument, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
 
@@ -32,6 +35,9 @@ def _difference_weights() -> type[Options]:
     """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
     weights = {name: spec for family in families() for name, spec in family.weights.items()}
     weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
+    weights["version_date"] = (0.9, "the date or version number of the document's own version stamp changed")
+    weights["content_sentence"] = (0.85, "a sentence or more of operative text added, cut or rewritten in an "
+                                         "otherwise unchanged clause")
     fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
     return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
                         __doc__="How strongly each kind of difference means the clauses differ in effect "
@@ -75,16 +81,21 @@ class LegalAtomsOptions(Options):
 
 
 class LegalAtomsJudge(Judge):
-    """Extracts typed legal atoms from both clauses of each pair and compares them.
+    """Extracts typed legal atoms from both clauses of each pair and compares them, edit by edit.
 
     Atoms: negation, modality (and who acts), numbers / amounts / percentages / durations with
     their comparators, dates, governing law / venue / territory / forum, qualifiers, exceptions
     and scope words. Every difference becomes a typed :class:`Reason` quoting each side's text.
+
+    A pair of one clause edited is judged edit by edit (:mod:`conflictkit.judges.atoms.verdicts`):
+    editorial edits (typography, links, renames the document context shows...) are applied to the
+    reference before the atoms are compared, every difference is attributed to its edits, and the
+    judgement carries every edit with its verdict (``Judgement.edits``).
     """
 
     name: ClassVar[str] = "legal-atoms"
     Options: ClassVar[type[Options]] = LegalAtomsOptions
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "3"  # 3: judged edit by edit, with the document context
 
     def warm_up(self) -> None:
         """Read the lexicon and compile its patterns (once per process), so the first pairs pay nothing."""
@@ -107,18 +118,35 @@ class LegalAtomsJudge(Judge):
         judgements = []
         for p in pairs:
             ref_clause, inp_clause = comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id)
-            judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause)))
+            sources = (_source(comparison.reference, ref_clause), _source(comparison.input, inp_clause))
+            judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause),
+                                        sources, comparison.context))
         return compete(judgements, self.options.competition, self.options.same_exponent)
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:
-        """Judge one pair given its two clauses directly."""
+        """Judge one pair given its two clauses directly (edit offsets then index the clause texts)."""
         language = self.options.language
-        return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language))
+        return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language),
+                         ((reference.text, 0), (input.text, 0)), EMPTY)
 
     def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause, ref: ClauseAtoms,
-             inp: ClauseAtoms) -> Judgement:
+             inp: ClauseAtoms, sources: tuple[tuple[str, int], tuple[str, int]], context: DocumentContext) -> Judgement:
         o = self.options
-        diffs = compare(ref, inp, load(o.language))
+        lexicon = load(o.language)
+        sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
+        heading = heading_agreement(ref_clause.heading, inp_clause.heading)
+        if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
+            heading = 1.0  # two definitions of one term deal with one matter, like clauses under one heading
+        shared = atom_overlap(ref, inp)
+        # clauses that differ in little but their verb are one matter with a changed act, not two matters
+        verbs = verb_disjoint(ref, inp) if dice(ref.word_set, inp.word_set) < o.verbs_below else 0.0
+        lexical = dice(ref.stems, inp.stems)
+        # two clauses about different matters, or one rewritten throughout, have no edits worth judging one by one
+        view = (self._view(sources, ref_clause, inp_clause, context, lexicon)
+                if _one_clause_edited(ref, inp) and p_same(lexical, sem, heading, shared, o, verbs)[0] >= _EDIT_FLOOR
+                else None)
+        ruled = judge_edits(view, ref, inp, o.language) if view is not None else None
+        diffs = ruled.differences if ruled is not None else compare(ref, inp, lexicon)
         non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
                        if (why := non_binding_reason(c.text, c.heading)) is not None]
         if non_binding:
@@ -127,13 +155,11 @@ class LegalAtomsJudge(Judge):
             side, why = non_binding[0]
             diffs = [Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
                                 inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")]
-        lexical = dice(ref.stems, inp.stems)
-        sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
-        heading = heading_agreement(ref_clause.heading, inp_clause.heading)
-        shared = atom_overlap(ref, inp)
-        # clauses that differ in little but their verb are one matter with a changed act, not two matters
-        same_words = dice(ref.word_set, inp.word_set)
-        verbs = verb_disjoint(ref, inp) if same_words < o.verbs_below else 0.0
+        if ruled is not None and ruled.base is not ref:  # renamed or retyped words are no loss of overlap
+            lexical = max(lexical, dice(ruled.base.stems, inp.stems))
+        held = containment(view) if view is not None and lexical < _HELD else 0.0
+        if held >= _HELD:  # a clause held, in order, in the other (a sentence added) is one matter edited
+            lexical = max(lexical, (lexical + held) / 2)
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
         differs, per_type = p_differs(diffs, 1.0 if non_binding else lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),
@@ -141,14 +167,87 @@ class LegalAtomsJudge(Judge):
         if sem is not None:
             signals["semantic"] = round(sem, 4)
         signals.update({f"atoms.{t}": round(w, 4) for t, w in per_type.items()})
+        ranked = self._ranked(diffs)
+        reasons = self._reasons(ranked)
+        made = {id(d): r for d, r in zip(ranked, reasons, strict=True)}
+        edits = self._edits(view, ruled, same, bool(non_binding), made) if ruled is not None else []
+        if edits:
+            signals["edits.substantive"] = float(sum(e.verdict == "substantive" for e in edits))
+            signals["edits.editorial"] = float(sum(e.verdict == "editorial" for e in edits))
         return Judgement(
             reference_id=pair.reference_id, input_id=pair.input_id, p_same=same, p_differs=differs,
-            p_conflict=p_conflict(same, differs, o.same_exponent), reasons=self._reasons(diffs),
-            judge=self.name, signals=signals,
+            p_conflict=p_conflict(same, differs, o.same_exponent), reasons=reasons,
+            judge=self.name, signals=signals, edits=edits,
         )
 
-    def _reasons(self, diffs: list[Difference]) -> list[Reason]:
+    def _view(self, sources, ref_clause: Clause, inp_clause: Clause, context: DocumentContext, lexicon) -> PairView | None:
+        """The pair's edits, when the clauses' own texts are what their tokens read (a table row with its
+        pipes is not: it is judged as a whole) and they differ."""
+        (ref_source, ref_origin), (inp_source, inp_origin) = sources
+        if ref_clause.text == inp_clause.text:
+            return None
+        view = view_of(ref_source, ref_origin, inp_source, inp_origin, context, lexicon,
+                       (ref_clause.heading, inp_clause.heading))
+        if not view.edits or view.ref.normalized.strip() != ref_clause.text or view.inp.normalized.strip() != inp_clause.text:
+            return None
+        return view
+
+    def _edits(self, view: PairView, ruled, p_same: float, non_binding: bool, made: dict[int, Reason]) -> list[Edit]:
+        """The pair's edits with their verdicts and probabilities, spans in the original files."""
+        o = self.options
+        weights = weight_values(o.weights)
+        out = []
+        for e, ruling in zip(view.edits, ruled.rulings, strict=True):
+            keep = 1.0 - o.floor
+            for d in ruling.differences:
+                keep *= 1.0 - weights[d.weight]
+            verdict, kind = ruling.verdict, ruling.kind
+            if non_binding and verdict != "editorial":
+                verdict, kind, keep = "editorial", "non-binding", 1.0 - o.floor
+            reasons = [made[id(d)] if id(d) in made else self._reasons([d], validate=False)[0]
+                       for d in self._ranked(ruling.differences)] if verdict == "substantive" else []
+            if reasons:
+                kind = reasons[0].type  # the strongest reason names the edit
+            (rs, re_), (is_, ie) = view.ref_span(e), view.inp_span(e)
+            # built without validation: every field is computed here, and edits are made for every pair judged
+            out.append(Edit.model_construct(
+                reference=EditSide.model_construct(start=rs, end=re_, text=view.ref.original[rs - view.ref_origin:re_ - view.ref_origin]),
+                input=EditSide.model_construct(start=is_, end=ie, text=view.inp.original[is_ - view.inp_origin:ie - view.inp_origin]),
+                verdict=verdict, kind=kind, p_conflict=round(p_conflict(p_same, 1.0 - keep, o.same_exponent), 4),
+                reasons=reasons, detail=reasons[0].detail if reasons else ruling.detail,
+            ))
+        return out
+
+    def _ranked(self, diffs: list[Difference]) -> list[Difference]:
+        """Strongest first, at most ``max_reasons``."""
         weights = weight_values(self.options.weights)
-        ranked = sorted(diffs, key=lambda d: -weights[d.weight])
-        return [Reason(type=d.type, reference=d.reference, input=d.input, detail=d.detail)
-                for d in ranked[: self.options.max_reasons]]
+        return sorted(diffs, key=lambda d: -weights[d.weight])[: self.options.max_reasons]
+
+    def _reasons(self, diffs: list[Difference], validate: bool = True) -> list[Reason]:
+        make = Reason if validate else Reason.model_construct  # an edit's reasons repeat the pair's, already checked
+        return [make(type=d.type, reference=d.reference, input=d.input, detail=d.detail) for d in self._ranked(diffs)]
+
+
+def _source(document: IndexedDocument, clause: Clause) -> tuple[str, int]:
+    """A clause's text as it stands in its file, and where it starts there."""
+    return document.document.original[clause.span.start:clause.span.end], clause.span.start
+
+
+_EDIT_FLOOR = 0.2  # P(same matter) below which a pair is not judged edit by edit
+_HELD = 1.0  # the shorter clause's content words all repeated, in order, by the longer one: text was added
+
+
+def _one_clause_edited(ref: ClauseAtoms, inp: ClauseAtoms) -> bool:
+    """Whether most words of the shorter clause are in the other: an edited clause, not another one."""
+    a, b = ref.word_set, inp.word_set
+    return bool(a) and bool(b) and len(a & b) >= _EDITED_WORDS * min(len(a), len(b))
+
+
+_EDITED_WORDS = 0.6
+
+
+def _defines_same_term(a: str, b: str) -> bool:
+    from conflictkit.segmenters.kinds import defined_term
+
+    term = defined_term(a)
+    return term is not None and term == defined_term(b)

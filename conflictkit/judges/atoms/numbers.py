@@ -511,8 +511,23 @@ def extract_numbers(text: str, low: str, mask: Mask) -> list[Atom]:
     return atoms
 
 
+_GLUED = re.compile(r"[a-z]+")
+_GLUED_UNITS = frozenset({"st", "nd", "rd", "th", "d", "day", "days", "h", "hr", "hrs", "hour", "hours", "min", "mins",
+                          "m", "k", "bn", "mm", "x", "am", "pm", "kg", "g", "mg", "km", "cm", "gb", "mb", "tb", "kb",
+                          "ms", "s", "sec", "secs", "yr", "yrs", "mo", "mos", "wk", "wks", "pct", "pc", "bp", "bps", "pa",
+                          "usd", "eur", "gbp"})
+
+
+def _part_of_name(low: str, end: int) -> bool:
+    """Digits glued to letters that are no unit ("37signals", "3M Company"): a name, not a number."""
+    glued = _GLUED.match(low, end)
+    return glued is not None and glued.group() not in _GLUED_UNITS
+
+
 def _number_at(text: str, low: str, m: re.Match[str], mask: Mask) -> Atom | None:
     is_words = m.group("w") is not None
+    if not is_words and _part_of_name(low, m.end()):
+        return None
     value = words_to_number(m.group()) if is_words else _digits(m.group())
     if value is None:
         return None

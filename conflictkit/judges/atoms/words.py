@@ -65,8 +65,8 @@ def compare_words(ref: ClauseAtoms, inp: ClauseAtoms, family: str, diffs: list[D
         _compare_quantifiers(ref, inp, r, i, diffs)
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         weight = "quantity" if a.group == "quantity" else ("qualifier" if family == "qualifier" else family)
-        if family == "qualifier" and a.group in _MINOR_QUALIFIERS:
-            weight = "qualifier_minor"
+        if family == "qualifier" and a.group in _MINOR_QUALIFIERS and a.group != "timing":
+            weight = "qualifier_minor"  # how soon an act is due changed ("promptly" -> "as soon as practicable") is not minor
         diffs.append(Difference(family, weight, a.text, b.text, f"'{a.text}' -> '{b.text}'"))
     for atoms, side in ((_absent(r, inp, family), "reference"), (_absent(i, ref, family), "input")):
         for a in atoms:

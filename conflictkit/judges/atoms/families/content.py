@@ -259,7 +259,8 @@ def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext)
 
 def _content_word(word: Word, clause: ClauseAtoms, vocab: _Vocabulary) -> bool:
     w, start, _ = word
-    return (w.isalpha() and len(w) > 2 and w not in STOPWORDS and root(w) not in vocab.filler
+    # a name may hold digits ("37signals"); a bare number is an atom of the numbers family
+    return ((w.isalpha() or w.isalnum() and not w.isdigit()) and len(w) > 2 and w not in STOPWORDS and root(w) not in vocab.filler
             and w not in vocab.pronouns and w not in vocab.timing and not clause.in_atom[start])
 
 
@@ -379,7 +380,7 @@ def _edit(ref: ClauseAtoms, a: tuple[Word, ...], i1: int, i2: int, removed: list
     lo, hi = _trim(words, lo, hi, vocab)
     quote = _quote(clause, words, lo, hi)
     weight = _where(clause, words, lo, hi)
-    if len(what) == 1 and what[0][0].endswith("ly") and weight == "content":
+    if len(what) == 1 and what[0][0].endswith("ly") and weight in ("content", "content_list"):
         weight = "content_minor"  # an adverb alone ("diligently") shades a duty, rarely reverses it
     place = {"content_list": " to the list" if added else " from the list", "content_condition": " in the condition"}
     detail = f"'{quote}' {side}{place.get(weight, '')}"
@@ -410,6 +411,15 @@ def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext
             old, new = ref.text[a[i1][1]:a[i1][2]], inp.text[b[j1][1]:b[j1][2]]
             diffs.append(Difference("scope", "content_swap", old, new, f"'{old}' -> '{new}': the act falls due at another time"))
     return diffs
+
+
+def gives_up(ref: ClauseAtoms, inp: ClauseAtoms, lexicon: Lexicon) -> bool:
+    """Whether the family leaves a pair to the residual because its words differ in more than a few
+    places though most are kept in order: each edit can then be compared alone."""
+    if _same_content(ComparisonContext(ref, inp, lexicon)):
+        return False
+    kept, ops, _ = _alignment(ComparisonContext(ref, inp, lexicon))
+    return kept >= _KEPT_IN_ORDER and len(ops) > _MAX_STRETCHES
 
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:

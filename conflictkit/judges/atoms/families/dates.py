@@ -34,6 +34,6 @@ def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> l
 
 FAMILY = Family(
     name="dates", claims=10, compares=50, extract=extract, compare=compare,
-    weights={"date": (0.9, "a date changed"), "date_presence": (0.6, "a date on one side only")},
+    weights={"date": (0.9, "a date changed"), "date_presence": (0.75, "a date on one side only")},
     topic_groups=frozenset({("date", "date")}),
 )
