@@ -134,3 +134,10 @@ def test_renderings_name_every_position(review_text, fmt):
         assert "NOT ACCEPTABLE  P 1.00  high    Cure period" in out and "[-Either party-] {+Provider+}" in out
         assert "red line 1: the clause says what red line 1 says (termination must stay mutual)" in out
         assert out.strip().endswith("spans grounded")
+
+
+def test_one_change_is_no_rename_however_many_texts_a_position_has(review_text):
+    """The position has three accepted texts with the same words: the change is seen three times, once in the draft."""
+    result = review_text(TEMPLATE.replace("after the invoice date", "after the delivery date"))
+    term = position(result, "payment-term")
+    assert term["label"] == "not acceptable", term["probabilities"]
