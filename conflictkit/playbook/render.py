@@ -41,8 +41,8 @@ def view_entries(review: dict) -> list[dict]:
 
 def review_view(review: dict, texts: dict[str, str] | None = None) -> ReportView:
     """The review as every view reads a report: its entries as findings, the rendered playbook as the reference."""
-    report = {"findings": view_entries(review), "reference": {"path": "playbook.md", "source": None},
-              "input": review["input"]}
+    playbook = {"path": f"playbook {review['playbook']['path']}", "source": {"format": "markdown"}}  # playbook.md
+    report = {"findings": view_entries(review), "reference": playbook, "input": review["input"]}
     return ReportView(report, texts)
 
 
