@@ -337,15 +337,47 @@ class ReportView:
             start = min(max(e_inp["start"], last_b), inp["end"])
             verdict, kinds = edit.get("verdict"), (edit.get("kind"),) if edit.get("kind") else ()
             out.push("equal", self.rendered(inp, "input", last_b, start))
-            substantive = verdict == "substantive"
-            deleted = self.rendered(ref, "reference", e_ref["start"], e_ref["end"])
-            out.push("delete", deleted, verdict, substantive, kinds)
-            # an edit's two sides replace each other: written apart, as "[-thirty-] {+sixty+}"
-            out.push("insert", self.rendered(inp, "input", start, min(e_inp["end"], inp["end"])), verdict, substantive, kinds,
-                     spaced=bool(deleted.strip()))
+            self._push_edit(out, ref, inp, e_ref["start"], e_ref["end"], start, min(e_inp["end"], inp["end"]), verdict, kinds)
             last_b = max(last_b, min(e_inp["end"], inp["end"]))
         out.push("equal", self.rendered(inp, "input", last_b, inp["end"]))
         return out.items
+
+    def _push_edit(self, out: _Pieces, ref: dict, inp: dict, a: int, a_end: int, b: int, b_end: int,
+                   verdict: str | None, kinds: tuple) -> None:
+        """One edit, word by word inside it: an edit joined from nearby changes ("thirty (30" -> "sixty (60")
+        reads "[-thirty-] {+sixty+} ([-30-]{+60+})", the words it kept shown as they stand."""
+        from conflictkit.grounding import redline
+
+        substantive = verdict == "substantive"
+        ops = redline(self._raw(ref, "reference", a, a_end), self._raw(inp, "input", b, b_end)).ops if a < a_end and b < b_end else None
+        if not ops:
+            deleted = self.rendered(ref, "reference", a, a_end)
+            out.push("delete", deleted, verdict, substantive, kinds)
+            # an edit's two sides replace each other: written apart, as "[-thirty-] {+sixty+}"
+            out.push("insert", self.rendered(inp, "input", b, b_end), verdict, substantive, kinds, spaced=bool(deleted.strip()))
+            return
+        last_a, last_b, after_space = a, b, False
+        for op in ops:
+            if op.op == "equal":
+                out.push("equal", self.rendered(inp, "input", last_b, b + op.b_end))
+            elif op.op == "delete":
+                deleted = self.rendered(ref, "reference", last_a, a + op.a_end)
+                out.push("delete", deleted, verdict, substantive, kinds)
+                # a replacement of a word that stands apart is written apart: "[-thirty-] {+sixty+}", "([-30-]{+60+})"
+                before = a + op.a_start - ref["start"] - 1
+                after_space = before < 0 or ref["text"][before].isspace()
+            else:
+                out.push("insert", self.rendered(inp, "input", last_b, b + op.b_end), verdict, substantive, kinds,
+                         spaced=after_space)
+                after_space = False
+            if op.op != "insert":
+                last_a = max(last_a, a + op.a_end)
+            if op.op != "delete":
+                last_b = max(last_b, b + op.b_end)
+
+    def _raw(self, quote: dict, side: str, start: int, end: int) -> str:
+        """The original text of ``[start, end)``, from the quote that holds it."""
+        return quote["text"][start - quote["start"]:end - quote["start"]]
 
     def change_spans(self, finding: dict, side: str) -> list[tuple[int, int, str, str | None]]:
         """``(start, end, op, verdict)`` in the side's document text for each changed run of a deviation."""

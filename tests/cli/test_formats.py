@@ -64,7 +64,7 @@ def test_an_unknown_format_fails_before_any_work_listing_the_installed_ones(tmp_
 def test_the_redline_format_prints_and_writes_every_change(tmp_path, fast):
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "redline")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("# Redline") and "substantive, F0004 deviation" in proc.stdout
+    assert proc.stdout.startswith("# Redline") and "substantive (number), F0004 deviation" in proc.stdout
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "redline", "--changes", "findings", "--out", out)
     assert proc.returncode == 0, proc.stderr

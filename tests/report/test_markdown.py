@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 
 from conflictkit.report.render import render_markdown
@@ -64,6 +66,8 @@ def test_the_samples_report_md_has_one_section_and_one_quote_per_cited_clause():
     assert block_types(md).count("heading_open") == len(findings) + 1
     assert block_types(md).count("blockquote_open") == sum((f["reference"] is not None) + (f["input"] is not None) for f in findings)
     html = MD.render(md)
-    assert "<strong>" not in html and "<em>" not in html  # the contracts' own **bold** shows as written
+    assert "<strong>" not in html  # the contracts' own **bold** shows as written
+    # the only emphasis is the tool's own note on a finding's editorial edits
+    assert all(note.startswith(("1 editorial edit", f"{note.split()[0]} editorial edits")) for note in re.findall(r"<em>(.*?)</em>", html))
     assert html.count("<s>") >= sum(1 for f in findings if f["kind"] == "deviation")
     assert "[6021" not in md and "line 84" in md  # lines, not offsets

@@ -28,8 +28,8 @@ def test_every_change_of_the_samples_with_its_verdict_place_and_context(fast_con
     lines = entries(markdown)
     assert len(lines) > 20
     number = next(line for line in lines if "F0004" in line)
-    assert number.startswith(tuple(f"{n}. substantive, F0004 deviation, reference 5.3, line 84; input 5.3, line 88: "
-                                   for n in range(1, 100)))
+    assert number.startswith(tuple(f"{n}. substantive (number), F0004 deviation, reference 5.3, line 84; input 5.3, line 88: "
+                                   for n in range(1, 100)))  # the edit's kind, from the edit-level judge
     assert "the breach within ~~thirty~~ {+sixty+} (~~30~~ {+60+}) days after receiving notice" in number
     assert any(line.split(". ", 1)[1].startswith("editorial (renumbering)") and "~~4.6~~ {+4.5+}" in line for line in lines)
     assert any("substantive (missing), F0017 missing" in line for line in lines)

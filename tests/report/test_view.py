@@ -34,24 +34,26 @@ def test_pieces_carry_the_edits_verdicts():
     view = ReportView(report_with_edits(), {"reference": REF, "input": INP})
     pieces = view.pieces(view.findings[0])
     changed = [(p.op, p.text, p.verdict, p.marked) for p in pieces if p.op != "equal"]
-    assert changed == [("delete", "The", "editorial", False), ("delete", "thirty (30)", "substantive", True),
-                       ("insert", "sixty (60)", "substantive", True)]
+    # an edit is shown word by word inside it, each word with the edit's verdict
+    assert changed == [("delete", "The", "editorial", False), ("delete", "thirty", "substantive", True),
+                       ("insert", "sixty", "substantive", True), ("delete", "30", "substantive", True),
+                       ("insert", "60", "substantive", True)]
     assert " ".join("".join(p.text for p in pieces if p.op != "delete").split()) == "Fees. Customer shall pay within sixty (60) days."
 
 
 def test_the_terminal_marks_substantive_edits_and_shows_editorial_ones_with_v():
     texts = {"reference": REF, "input": INP}
     plain = render_text(report_with_edits(), texts)
-    assert "[-thirty (30)-] {+sixty (60)+}" in plain and "The" not in plain.split("P(conflict)")[1].split("\n")[2]
+    assert "[-thirty-] {+sixty+} ([-30-]{+60+})" in plain and "The" not in plain.split("P(conflict)")[1].split("\n")[2]
     assert "1 editorial edit not marked (-v marks them)" in plain
     verbose = render_text(report_with_edits(), texts, verbosity=VERBOSE)
-    assert "[~The~]" in verbose and "[-thirty (30)-] {+sixty (60)+}" in verbose
+    assert "[~The~]" in verbose and "[-thirty-] {+sixty+} ([-30-]{+60+})" in verbose
 
 
 def test_markdown_and_html_show_editorial_edits_as_such():
     report = report_with_edits()
     md = render_markdown(report, {"reference": REF, "input": INP})
-    assert "Redline: Fees. Customer shall pay within ~~thirty (30)~~⚠ {+sixty (60)+}⚠ days." in md
+    assert "Redline: Fees. Customer shall pay within ~~thirty~~⚠ {+sixty+}⚠ (~~30~~⚠{+60+}⚠) days." in md
     assert "*1 editorial edit shown as the input has them (typography)*" in md
     page = render_html(report, REF, INP)
     assert '<del class="ed" title="editorial edit (typography)">The</del>' in page

@@ -58,12 +58,24 @@ def classify(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
 
 
 def _first_rule(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
+    if _turns_meaning(view, edit):  # a negator or a modal changed: only its spelling or where it stands is editorial
+        found = typography(view, edit) or spelling(view, edit) or heading(view, edit) or moved(view, edit)
+        return ("editorial", *found) if found else None
     for verdict, rules in (("editorial", _rules(view, RULES)), ("same-effect", _rules(view, SAME_EFFECT_RULES))):
         for rule in rules:
             found = rule(view, edit)
             if found is not None:
                 return verdict, found[0], found[1]
     return None
+
+
+def _turns_meaning(view: PairView, e: TextEdit) -> bool:
+    """Whether the edit adds or drops a negator or a modal verb (never one for a copy of itself)."""
+    turners = view.lexicon.memo("editorial.turners", lambda: frozenset(
+        view.lexicon.words("words.negators") | view.lexicon.words("words.modals")))
+    old = {w.lower() for w in view.ref_words(e)} & turners
+    new = {w.lower() for w in view.inp_words(e)} & turners
+    return old != new
 
 
 def _rules(view: PairView, rules: tuple[Rule, ...]) -> tuple[Rule, ...]:

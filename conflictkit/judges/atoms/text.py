@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from conflictkit.lexicon import load
 
@@ -30,9 +31,9 @@ def lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-@dataclass(frozen=True)
-class Token:
-    """A lower-cased word, number or punctuation mark with its span in the clause text."""
+class Token(NamedTuple):
+    """A lower-cased word, number or punctuation mark with its span in the clause text (a tuple:
+    clauses are tokenized for every family, and a tuple is made several times faster than a frozen class)."""
 
     word: str
     start: int
