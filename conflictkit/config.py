@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.lexicon import AUTO, DEFAULT_LANGUAGE, load
 from conflictkit.stages import STAGES, StageName
 
 # The top-level configs/ folder, installed as the package conflictkit.presets (setup.py maps it), so
@@ -118,7 +119,23 @@ class AlignmentConfig(_Strict):
 
 
 class Limits(_Strict):
+    """The budgets every input is held to, whatever it claims; an input over one is refused in one line
+    (:class:`~conflictkit.errors.LimitError`, exit 2) before the work it would cost grows memory or time."""
+
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
+    max_unpacked_bytes: int = Field(
+        100_000_000, gt=0,
+        description="what a file's compressed parts may unpack to: the parts of a .docx, the streams of a PDF; "
+        "a zip or Flate bomb is refused before it is inflated",
+    )
+    max_paragraphs: int = Field(
+        50_000, gt=0, description="paragraphs and table rows of a .docx (body, notes, headers and footers together)",
+    )
+    max_pages: int = Field(2_000, gt=0, description="pages of a PDF, refused before any page is read")
+    max_page_objects: int = Field(
+        2_000_000, gt=0,
+        description="text runs, paths and images on a PDF's pages together, counted as each page is read",
+    )
     max_clauses: int = Field(
         200_000, gt=0,
         description="refuse a document with more clauses than this, before embedding it",
@@ -134,6 +151,10 @@ class Config(_Strict):
     """The whole configuration. ``Config()`` is the offline default (configs/offline.yaml)."""
 
     version: Literal[1] = 1
+    language: str = Field(
+        DEFAULT_LANGUAGE,
+        description="the language pack every stage reads words with (segmenter, filter, judge, redline): a pack's "
+                    "code (`conflictkit languages` lists them), or auto to detect it from the two documents")
     pipeline: PipelineConfig = PipelineConfig()
     thresholds: Thresholds = Thresholds()
     alignment: AlignmentConfig = AlignmentConfig()
@@ -141,6 +162,13 @@ class Config(_Strict):
 
     def specs(self) -> dict[StageName, ComponentSpec | None]:
         return {stage: getattr(self.pipeline, stage) for stage in STAGES}
+
+    @field_validator("language")
+    @classmethod
+    def _a_pack(cls, value: str) -> str:
+        if value != AUTO:
+            load(value)  # one line naming what is wrong: no such pack, or a pack incomplete or malformed
+        return value
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -152,7 +180,7 @@ def format_errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[st
     problems = []
     for err in exc.errors():
         loc = prefix + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        message = err["msg"]
+        message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             message = "unknown key"
         problems.append(f"{_path(loc)}: {message}")
@@ -183,7 +211,7 @@ def resolve(data: Any, source: str = "config") -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the top level must be a mapping (version, pipeline, thresholds), not {type(data).__name__}")
     try:
-        config = Config.model_validate(data)
+        config = Config.model_validate(_judge_language_moved(data))
     except ValidationError as exc:
         raise ConfigError(joined_problems(source, format_errors(exc))) from None
     problems: list[str] = []
@@ -198,6 +226,20 @@ def resolve(data: Any, source: str = "config") -> Config:
     if problems:
         raise ConfigError(joined_problems(source, problems))
     return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})
+
+
+def _judge_language_moved(data: dict[str, Any]) -> dict[str, Any]:
+    """Configs written before language packs chose the language in the legal-atoms judge's options
+    (``pipeline.judge.options.language``); it is the top-level ``language`` now, read from there when
+    the config gives no top-level one."""
+    judge = data.get("pipeline", {}).get("judge") if isinstance(data.get("pipeline"), dict) else None
+    options = judge.get("options") if isinstance(judge, dict) else None
+    if not isinstance(options, dict) or "language" not in options or judge.get("use") != "legal-atoms":
+        return data
+    options = {k: v for k, v in options.items() if k != "language"}
+    moved = {**data, "pipeline": {**data["pipeline"], "judge": {**judge, "options": options}}}
+    moved.setdefault("language", judge["options"]["language"])
+    return moved
 
 
 def joined_problems(source: str, problems: list[str], what: str = "config") -> str:

@@ -32,7 +32,7 @@ from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
 from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
-from conflictkit.lexicon import DEFAULT_LANGUAGE
+from conflictkit.lexicon import AUTO, LanguagePack, detect, load
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
@@ -104,6 +104,10 @@ class Engine:
         for component in self.components.values():
             if component is not None:
                 component.use_store(self.store)
+        self.pack: LanguagePack | None = None
+        """The language pack the stages read; with ``language: auto``, detected anew for each comparison."""
+        if config.language != AUTO:
+            self._use_language(load(config.language))
         self._warmed: set[str] = set()
         # The last few documents indexed by this engine, by index key and file hash: a batch compares
         # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
@@ -234,7 +238,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return flag_navigation(flag_non_operative(clauses, document), document.original)
+        return flag_navigation(flag_non_operative(clauses, document), document.original, self._language)
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses
@@ -308,14 +312,14 @@ class Engine:
 
     def compare(self, reference_path: str, input_path: str) -> ComparisonResult:
         """Compare two files on disk."""
-        limit = self.config.limits.max_document_bytes
-        return self.compare_documents(read_document(reference_path, limit), read_document(input_path, limit))
+        limits = self.config.limits
+        return self.compare_documents(read_document(reference_path, limits), read_document(input_path, limits))
 
     def compare_revisions(self, path: str) -> ComparisonResult:
         """Compare a file's own original (every tracked change rejected) with its revised text (all accepted)."""
-        limit = self.config.limits.max_document_bytes
-        original = read_document(path, limit, revision="original")
-        revised = read_document(path, limit, revision="accepted")
+        limits = self.config.limits
+        original = read_document(path, limits, revision="original")
+        revised = read_document(path, limits, revision="accepted")
         if original.normalized == revised.normalized and revised.source is not None:
             revised.source.notes.append(f"{path} has no tracked changes that change its text: original and revised are the same")
         return self.compare_documents(original.model_copy(update={"path": f"{path} (original)"}),
@@ -331,6 +335,7 @@ class Engine:
         """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        self._detect_language(reference.normalized, input.normalized)
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
         judged = self.judge_documents(reference, ref_clauses, input, inp_clauses, timings)
@@ -451,7 +456,21 @@ class Engine:
 
     @property
     def _language(self) -> str:
-        return str(getattr(self.judge.options, "language", None) or DEFAULT_LANGUAGE)
+        return self.pack.language if self.pack is not None else load().language
+
+    def _use_language(self, pack: LanguagePack) -> None:
+        """Hand every stage that reads words the pack (its fingerprint keys their cached work)."""
+        self.pack = pack
+        for component in self.components.values():
+            if component is not None:
+                component.use_language(pack)
+
+    def _detect_language(self, *texts: str) -> None:
+        """``language: auto``: the pack the texts are written in (:func:`conflictkit.lexicon.detect`)."""
+        if self.config.language == AUTO:
+            code = detect(list(texts))
+            if self.pack is None or self.pack.language != code:
+                self._use_language(load(code))
 
     def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument,
                context: DocumentContext | None = None) -> list[Judgement]:
@@ -482,7 +501,7 @@ class Engine:
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
-        findings = build_findings(alignment, ref, inp)
+        findings = build_findings(alignment, ref, inp, self.pack)
         checked = ground_findings(findings, ref, inp)
         report = build_report(ref, inp, findings, alignment, candidates, judgements, checked, thresholds.model_dump())
         report["alignment"] = config.alignment.model_dump()
@@ -579,6 +598,7 @@ class Engine:
         """Judge clause pairs given as texts (benchmarks): each pair is one candidate, no retrieval."""
         if not pairs:
             return []
+        self._detect_language(*(text for pair in pairs for text in pair))
         ref = self._clauses_document([a for a, _ in pairs], "reference")
         inp = self._clauses_document([b for _, b in pairs], "input")
         candidates = []
@@ -631,6 +651,7 @@ class Engine:
             "pipeline_version": PIPELINE_VERSION,
             "config": config_data(config),
             "config_yaml": dump_config(config),
+            "language": self._language,
             "backends": backends,
             "usage": usage,
         }

@@ -11,13 +11,15 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from conflictkit.errors import InputError, MissingDependencyError, plugin_install_hint
 from conflictkit.model import Clause, Document, DocumentSource
 from conflictkit.normalize import normalize
 from conflictkit.stages import LoadedText, Loader, Revision
 
-DEFAULT_MAX_BYTES = 20_000_000
+if TYPE_CHECKING:
+    from conflictkit.config import Limits
 
 # Formats that are not text: named so the message can say what to do instead.
 _BINARY_SIGNATURES: dict[bytes, str] = {
@@ -152,15 +154,28 @@ def loader_for(name: str, data: bytes, loaders: list[type[Loader]] | None = None
     return text_loaders[0]
 
 
-def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES,
+def _limits(limits: Limits | int | None) -> Limits:
+    from conflictkit.config import Limits
+
+    if limits is None:
+        return Limits()
+    return Limits(max_document_bytes=limits) if isinstance(limits, int) else limits
+
+
+def document_from_bytes(data: bytes, name: str, limits: Limits | int | None = None,
                         revision: Revision = "accepted") -> Document:
-    """Check a document's bytes and read them with its loader; raise InputError saying what is wrong and what to do."""
-    if len(data) > max_bytes:
-        raise InputError(too_big_message(name, len(data), max_bytes))
+    """Check a document's bytes and read them with its loader; raise InputError saying what is wrong and what to do.
+
+    ``limits`` are the budgets the loader holds (the config's ``limits:``; an int is ``max_document_bytes``).
+    """
+    limits = _limits(limits)
+    if len(data) > limits.max_document_bytes:
+        raise InputError(too_big_message(name, len(data), limits.max_document_bytes))
     cls = loader_for(name, data)
     if revision != "accepted" and not cls.reads_revisions:
         raise InputError(f"{name}: --revisions needs a file with tracked changes (.docx); {cls.name} files have none")
     loader = cls()
+    loader.use_limits(limits)
     loader.warm_up()
     loaded: LoadedText = loader.load(data, name, revision)
     if not loaded.text.strip():
@@ -171,9 +186,14 @@ def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYT
     return document
 
 
-def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES,
+def read_document(path: str | os.PathLike[str], limits: Limits | int | None = None,
                   revision: Revision = "accepted") -> Document:
-    """Read a document from disk with the loader of its format (Markdown, text, HTML, and the plugins')."""
+    """Read a document from disk with the loader of its format (Markdown, text, HTML, and the plugins').
+
+    ``limits`` as for :func:`document_from_bytes`.
+    """
+    limits = _limits(limits)
+    max_bytes = limits.max_document_bytes
     file = Path(path)
     if not file.exists():
         raise InputError(f"{path}: no such file")
@@ -190,7 +210,7 @@ def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYT
         raise InputError(f"{path}: permission denied; check the file's permissions") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return document_from_bytes(data, str(path), max_bytes, revision)
+    return document_from_bytes(data, str(path), limits, revision)
 
 
 def flag_non_operative(clauses: list[Clause], document: Document) -> list[Clause]:

@@ -173,3 +173,15 @@ def test_duplicate_keys_are_refused_with_path_and_line(tmp_path):
 
     recursive = load_yaml("a: &a [1, *a]\nb: {x: 1, <<: {y: 2}}\n")  # anchors, aliases and merge keys still load
     assert recursive["a"][1] is recursive["a"] and recursive["b"] == {"x": 1, "y": 2}
+
+
+def test_the_language_is_chosen_once_at_the_top_and_checked_before_any_work():
+    assert resolve({}).language == "en" and resolve({"language": "auto"}).language == "auto"
+    with pytest.raises(ConfigError, match=r"\(1 problem\): language: no language pack for 'xx' \(available: .*en"):
+        resolve({"language": "xx"})
+
+
+def test_a_judge_language_option_of_an_older_config_is_the_top_level_language():
+    config = resolve({"pipeline": {"judge": {"use": "legal-atoms", "options": {"language": "en", "floor": 0.05}}}})
+    assert config.language == "en"
+    assert "language" not in config.pipeline.judge.options and config.pipeline.judge.options["floor"] == 0.05

@@ -30,7 +30,7 @@ def parse_fail_on(value: str | None) -> set[str]:
     return {KIND_ALIASES[w] for w in words}
 
 
-def read_documents(reference: str, input: str, limit: int):
+def read_documents(reference: str, input: str, limits):
     """Both documents, either of them read from stdin when given as ``-``."""
     from conflictkit.loaders import read_document
 
@@ -38,16 +38,16 @@ def read_documents(reference: str, input: str, limit: int):
         raise UserError("only one of REFERENCE and INPUT can be '-' (stdin)")
     if STDIN not in (reference, input):
         return None
-    return tuple(read_stdin(limit) if path == STDIN else read_document(path, limit) for path in (reference, input))
+    return tuple(read_stdin(limits) if path == STDIN else read_document(path, limits) for path in (reference, input))
 
 
-def read_stdin(limit: int):
+def read_stdin(limits):
     """The document piped in on stdin (``-`` on the command line); refused when stdin is a terminal."""
     from conflictkit.loaders import document_from_bytes
 
     if sys.stdin.isatty():
         raise UserError("'-' reads a document from stdin, but stdin is a terminal; pipe the document in (e.g. < draft.md)")
-    return document_from_bytes(sys.stdin.buffer.read(limit + 1), "<stdin>", limit)
+    return document_from_bytes(sys.stdin.buffer.read(limits.max_document_bytes + 1), "<stdin>", limits)
 
 
 class FormatOption(click.Option):
@@ -118,7 +118,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     if not renderer.printable and not out_dir:
         raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
     config = load_config(config_path)
-    documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
+    documents = None if revisions else read_documents(reference, input, config.limits)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)

@@ -49,7 +49,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
     documents = []
     for side in ("reference", "input"):
         path = report[side]["path"]
-        document = read_document(path, config.limits.max_document_bytes)
+        document = read_document(path, config.limits)
         if document.sha256 != report[side]["sha256"]:
             raise UserError(f"{path} changed since the run (its sha256 differs); run `conflictkit compare` again")
         documents.append(document)

@@ -46,7 +46,7 @@ def init(template: str, out_file: str | None, title: str | None, by_reference: b
     if out_file and os.path.exists(out_file) and not force:
         raise UserError(f"{out_file} exists; give --force to replace it, or another --out")
     engine = _engine(config_path)
-    document = read_document(template, engine.config.limits.max_document_bytes)
+    document = read_document(template, engine.config.limits)
     cited = os.path.relpath(Path(template).resolve(), Path(out_file).resolve().parent) if out_file else template
     try:
         text = playbook_from_template(engine.clauses(document), title or f"Playbook for {Path(template).stem}", cited,

@@ -90,7 +90,7 @@ def review(input: str, playbook_path: str, config_path: str | None, out_dir: str
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
         playbook = load_playbook(playbook_path, engine.clauses)
-        result = run_review(engine, playbook, _read_input(input, config.limits.max_document_bytes))
+        result = run_review(engine, playbook, _read_input(input, config.limits))
     finally:
         progress.close()
     if out_dir:
@@ -101,11 +101,11 @@ def review(input: str, playbook_path: str, config_path: str | None, out_dir: str
     return EXIT_FINDINGS if verdicts and failed(result.review, verdicts) else 0
 
 
-def _read_input(path: str, limit: int):
+def _read_input(path: str, limits):
     from conflictkit.cli.compare import STDIN, read_stdin
     from conflictkit.loaders import read_document
 
-    return read_stdin(limit) if path == STDIN else read_document(path, limit)
+    return read_stdin(limits) if path == STDIN else read_document(path, limits)
 
 
 def _print(result, fmt: str, out_dir: str | None, verbosity: int) -> None:

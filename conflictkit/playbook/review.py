@@ -357,7 +357,7 @@ class _Review:
             probabilities=dist.labelled(gap), p_same=round(present, 4),
             reference=reference, nearest=shown_text.label, input=passage,
             texts=[_text_match(t, j) for t, j in matches], red_lines=hits, reasons=reasons,
-            edits=list(shown.edits) if shown is not None else [], redline=redline_record(reference.text, passage.text),
+            edits=list(shown.edits) if shown is not None else [], redline=redline_record(reference.text, passage.text, self.engine.pack),
             judge=shown.judge if shown is not None else matches[0][1].judge,
         )
 

@@ -49,22 +49,23 @@ def _moved_reason(reference: Quote, input: Quote) -> Reason:
                   detail=f"moved from {where(reference)} of the reference to {where(input)} of the input")
 
 
-def redline_record(reference_text: str, input_text: str) -> dict:
-    """A finding's ``redline``: the word-level ops between two quotes' texts, and their Markdown."""
+def redline_record(reference_text: str, input_text: str, pack=None) -> dict:
+    """A finding's ``redline``: the word-level ops between two quotes' texts (the words of ``pack`` that
+    may reverse meaning marked), and their Markdown."""
     from conflictkit.grounding import redline
 
-    changes = redline(reference_text, input_text)
+    changes = redline(reference_text, input_text, pack)
     return {**changes.to_dict(), "markdown": changes.to_markdown()}
 
 
-def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument) -> dict:
+def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument, pack=None) -> dict:
     ref_quote, inp_quote = quote_of_run(reference, link.reference), quote_of_run(input, link.input)
     judgement = link.judgement
     reasons = list(judgement.reasons) + ([_moved_reason(ref_quote, inp_quote)] if link.moved else [])
     return {
         "kind": "deviation", "p_conflict": round(judgement.p_conflict, 4), "p_same": round(judgement.p_same, 4),
         "reference": ref_quote, "input": inp_quote, "reasons": reasons, "judge": judgement.judge, "moved": link.moved,
-        "redline": redline_record(ref_quote.text, inp_quote.text), "edits": judgement.edits,
+        "redline": redline_record(ref_quote.text, inp_quote.text, pack), "edits": judgement.edits,
     }
 
 
@@ -80,15 +81,16 @@ def _move(block: list[Link], reference: IndexedDocument, input: IndexedDocument)
     }
 
 
-def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument) -> list[Finding]:
-    """Deviations in reference order, then moves, missing (reference order), added (input order)."""
+def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument, pack=None) -> list[Finding]:
+    """Deviations in reference order, then moves, missing (reference order), added (input order); the
+    redline of a deviation marks the words of ``pack`` (the comparison's language) that may reverse meaning."""
     findings: list[Finding] = []
 
     def add(fields: dict) -> None:
         findings.append(Finding(id=f"F{len(findings) + 1:04d}", **fields))
 
     for link in alignment.deviations:
-        add(_deviation(link, reference, input))
+        add(_deviation(link, reference, input, pack))
     for block in alignment.moves:
         add(_move(block, reference, input))
     for gap in alignment.missing:

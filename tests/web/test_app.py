@@ -60,7 +60,7 @@ def test_a_restarted_app_reopens_comparisons_and_decisions_without_recomputing(m
     second = make_client()  # a new app on the same database
     page = second.get(f"/comparisons/{cid}")
     assert f'data-fid="{fid}" data-status="accepted"' in page.text
-    assert second.app.conflictkit.engines == {}  # nothing was computed to show it
+    assert not any(worker.running for worker in second.app.conflictkit.runner.workers)  # nothing was computed to show it
 
 
 def test_bad_uploads_get_a_clear_message_and_the_app_keeps_serving(make_client):
