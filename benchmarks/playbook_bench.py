@@ -8,7 +8,10 @@ template with every position set to its preferred text, a fallback, a red-line t
 broken, or another change of effect) or removed (:mod:`conflictkit.bench.playbooks`); each draft is
 reviewed as written, with its texts reworded, and reworded with a section moved and one sentence a line.
 Accuracy is per expected verdict class; a benign variant whose verdict differs from the plain draft's
-is a moved verdict. Exit 1 when a target is missed (accuracy < 0.95 in a class, any moved verdict).
+is a moved verdict. Each plain draft is reviewed again with every change of its conforming redline
+accepted: each refused passage should then be within the playbook, every other verdict unchanged.
+Exit 1 when a target is missed (accuracy < 0.95 in a class, any moved verdict, a conforming redline
+that leaves a position refused or moves another).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from conflictkit.bench.playbooks import DraftsSpec, draft_sites, script_drafts, 
 from conflictkit.config import load_config
 from conflictkit.engine import Engine
 from conflictkit.loaders import document_from_text, read_document
+from conflictkit.playbook.conform import conformed_text, proposals
 from conflictkit.playbook.load import playbook_from_bytes
 from conflictkit.playbook.review import review
 
@@ -46,6 +50,7 @@ def run(config_name: str, rounds: int, failures: list[str], context: bool = True
     right: dict[str, Counter] = defaultdict(Counter)
     by_kind: dict[str, Counter] = defaultdict(Counter)  # plain: state kind -> (total, right)
     moved, reviews, seconds, positions = 0, 0, 0.0, 0
+    conform = Counter()  # the conforming redline: not-acceptable passages brought within, other verdicts kept
     label = config_name if context else f"{config_name} (no template context)"
     misses = failures if context else []  # without context: listed with the table, not targets
     for spec_path in sorted(DATA.glob("*.drafts.yaml")):
@@ -81,6 +86,8 @@ def run(config_name: str, rounds: int, failures: list[str], context: bool = True
                     if got != state.expected and variant == "plain":
                         misses.append(f"{label} {spec.playbook} {draft.name}: {position['id']} is {got} "
                                         f"(P {position['p_verdict']:.2f}), expected {state.expected} ({state.label})")
+                if variant == "plain":
+                    _conform(engine, playbook, result, plain, conform, misses, f"{label} {spec.playbook} {draft.name}")
     name = f"`{config_name}`" + ("" if context else ", without the template's other clauses (an uploaded playbook)")
     lines = [f"### {name}", "",
              f"{reviews} reviews ({positions} positions in plain drafts), {seconds:.1f} s in all, "
@@ -98,10 +105,40 @@ def run(config_name: str, rounds: int, failures: list[str], context: bool = True
         lines.append(f"| {cls} | " + " | ".join(cells) + " |")
     lines += ["", "By what the draft did (plain drafts): " + ", ".join(
         f"{kind} {c['right']}/{c['total']}" for kind, c in sorted(by_kind.items())) + ".",
-        f"Verdicts moved by a benign variant: {moved} of {2 * positions}.", ""]
+        f"Verdicts moved by a benign variant: {moved} of {2 * positions}.",
+        f"Conforming redline (every proposed change of review.docx accepted, the draft reviewed again): "
+        f"{conform['within']} of {conform['refused']} not-acceptable positions with a passage within the playbook "
+        f"after it ({conform['standard']} standard, {conform['within'] - conform['standard']} a fallback); "
+        f"{conform['other_moved']} of {conform['others']} other verdicts changed.", ""]
+    summary["conform"] = dict(conform)
+    if context and (conform["within"] < conform["refused"] or conform["other_moved"]):
+        failures.append(f"{label}: the conforming redline brought {conform['within']} of {conform['refused']} "
+                        f"positions within, and changed {conform['other_moved']} other verdicts")
     if not context and misses:
         lines += ["Misses:", ""] + [f"- {m}" for m in misses] + [""]
     return lines, summary
+
+
+def _conform(engine, playbook, result, plain: dict[str, str], conform: Counter, misses: list[str], where: str) -> None:
+    """Accept the conforming redline's changes and review again: each refused passage should now be within."""
+    refused = {p["id"] for p in result.review["positions"] if p["verdict"] == "not-acceptable" and p.get("input")}
+    if not refused:
+        return
+    text = conformed_text(result.input.document.original, proposals(result))
+    again = review(engine, playbook, document_from_text(text, f"{where}:conformed.md"))
+    for position in again.review["positions"]:
+        got = verdict_class(position)
+        if position["id"] in refused:
+            conform["refused"] += 1
+            conform["within"] += position["verdict"] in ("standard", "fallback")
+            conform["standard"] += position["verdict"] == "standard"
+            if position["verdict"] not in ("standard", "fallback"):
+                misses.append(f"{where} conformed: {position['id']} is still {got} (P {position['p_verdict']:.2f})")
+        else:
+            conform["others"] += 1
+            conform["other_moved"] += got != plain[position["id"]]
+            if got != plain[position["id"]]:
+                misses.append(f"{where} conformed: {position['id']} {plain[position['id']]} -> {got}")
 
 
 def _class_order(cls: str) -> tuple[int, str]:

@@ -51,6 +51,13 @@ def proposals(result: ReviewResult) -> list[Proposal]:
     return sorted(out, key=lambda p: (p.start, p.end))
 
 
+def conformed_text(text: str, changes: list[Proposal]) -> str:
+    """``text`` (the draft's) with every change made: what accepting every tracked change of review.docx reads."""
+    for change in sorted(changes, key=lambda p: (p.start, p.end), reverse=True):
+        text = text[: change.start] + change.text + text[change.end:]
+    return text
+
+
 def closest_accepted(texts: tuple[PositionText, ...], passage: str) -> PositionText:
     """The accepted text whose redline against ``passage`` changes the fewest characters (ties: the more preferred)."""
     def changed(text: PositionText) -> int:

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from conflictkit.playbook.conform import closest_accepted, proposals
+from conflictkit.playbook.conform import closest_accepted, conformed_text, proposals
 from tests.playbook.conftest import TEMPLATE
 
 DRAFT = (TEMPLATE.replace("Either party may terminate", "Provider may terminate")
          .replace("within sixty (60) days.", "within one hundred and twenty (120) days.")
          .replace("the State of Delaware", "England and Wales"))
-
-
-def applied(text: str, changes) -> str:
-    for p in sorted(changes, key=lambda p: p.start, reverse=True):
-        text = text[: p.start] + p.text + text[p.end:]
-    return text
 
 
 def test_accepting_every_proposal_brings_the_draft_within_the_playbook(review_text):
@@ -27,9 +21,14 @@ def test_accepting_every_proposal_brings_the_draft_within_the_playbook(review_te
     for p in changes:
         assert any(q["input"]["start"] <= p.start <= p.end <= q["input"]["end"]
                    for q in result.review["positions"] if q["id"] in refused)
-    conformed = review_text(applied(DRAFT, changes))
+    text = conformed_text(DRAFT, changes)
+    assert "England and Wales" not in text and "Provider may terminate" not in text and "Either party may terminate" in text
+    assert text.count("\n") == DRAFT.count("\n")  # no paragraph added or lost
+    conformed = review_text(text)
     verdicts = {p["id"]: p["label"] for p in conformed.review["positions"]}
     assert all(verdicts[pid] in ("standard", "fallback 1") for pid in refused), verdicts
+    assert {pid: v for pid, v in verdicts.items() if pid not in refused} == {
+        p["id"]: p["label"] for p in result.review["positions"] if p["id"] not in refused}  # nothing else touched
     comment = next(p.comment for p in changes if p.comment and "Governing law" in p.comment)
     assert "not acceptable" in comment and "England and Wales is not Delaware or New York" in comment
 
@@ -51,7 +50,7 @@ def test_the_word_file_rejects_to_the_draft_and_accepts_to_the_conformed_text(re
     data = conforming_docx(result)
     accepted, rejected = round_trip(data)
     assert rejected == document_tokens(DRAFT, "markdown")
-    assert accepted == document_tokens(applied(DRAFT, proposals(result)), "markdown")
+    assert accepted == document_tokens(conformed_text(DRAFT, proposals(result)), "markdown")
     import docx
 
     path = tmp_path / "review.docx"
