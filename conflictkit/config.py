@@ -27,12 +27,17 @@ from conflictkit.stages import STAGES, StageName
 PRESETS_DIR = Path(str(resources.files("conflictkit.presets")))
 
 
+MAX_DEPTH = 64  # levels of nesting a config may have; every real one has fewer than 10
+
+
 def load_yaml(text: str) -> Any:
-    """``yaml.safe_load``, refusing a key given twice in one mapping (PyYAML keeps the last silently).
+    """``yaml.safe_load``, refusing a key given twice in one mapping (PyYAML keeps the last silently)
+    and nesting deeper than :data:`MAX_DEPTH` (PyYAML composes recursively: 10,000 levels crash it).
 
     A duplicate raises ``yaml.YAMLError`` whose ``problem`` names the key's YAML path and the line
     of its first occurrence, and whose mark is the second one, like any other YAML error.
     """
+    _refuse_deep_nesting(text)
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -42,6 +47,21 @@ def load_yaml(text: str) -> Any:
         return loader.construct_document(node)
     finally:
         loader.dispose()
+
+
+def _refuse_deep_nesting(text: str) -> None:
+    """Count nesting on the token stream (the scanner does not recurse) before anything composes it."""
+    opening = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken, yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+    closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    depth = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        if isinstance(token, opening):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep; a config needs a few", token.start_mark)
+        elif isinstance(token, closing):
+            depth -= 1
 
 
 def _refuse_duplicate_keys(node: yaml.Node, path: tuple[str, ...], seen: set[int]) -> None:
@@ -289,14 +309,18 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if path is None:
         return resolve({}, "offline default")
     file = locate_config(path)
-    if not file.exists():
-        raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
-    if file.is_dir():
-        raise ConfigError(f"config {path} is a directory; give a YAML file")
     try:
+        if not file.exists():
+            raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
+        if file.is_dir():
+            raise ConfigError(f"config {path} is a directory; give a YAML file")
         text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from None
+    except PermissionError:
+        raise ConfigError(f"cannot read config {path}: permission denied; check the permissions of the file and its folders") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read config {path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:

@@ -5,7 +5,8 @@
 Stage outputs are cached in the :mod:`conflictkit.store`: a document's clauses by its normalized
 text and the segmenter/filter/embedder fingerprints; each clause text's vector by the embedder
 fingerprint and the text's hash (shared by all documents); the judged pairs by both indexes and
-the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a run with only a
+the retriever/scorer/judge fingerprints; every key also holds the installed code and rule data
+(:mod:`conflictkit.codekey`). Thresholds are not part of any key, so a run with only a
 threshold changed recomputes only the alignment (and re-judges the few runs of clauses it links,
 see :mod:`conflictkit.align`). Identical clause texts are settled before the
 judge (:mod:`conflictkit.identical`) and retrieval ranks only the clauses left unsettled, so only
@@ -27,6 +28,7 @@ import numpy as np
 
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.align import align
+from conflictkit.codekey import code_key
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
@@ -171,13 +173,20 @@ class Engine:
     def _fingerprints(self, *stages: str) -> list[str | None]:
         return [c.fingerprint if (c := self.components[s]) is not None else None for s in stages]
 
+    @property
+    def code_key(self) -> str:
+        """The installed code and rule data, in every key below (:mod:`conflictkit.codekey`): an upgrade,
+        an edited lexicon or an edited checkout never returns an old result. Every plugin counts, since
+        a cascade's judges may come from several."""
+        return code_key()
+
     def index_key(self, document: Document) -> str:
         normalized_hash = hashlib.sha256(document.normalized.encode("utf-8")).hexdigest()
         # Non-operative parts (footnotes, running headers) flag clauses: the same text read from
         # a file without them must not share the entry.
         non_operative = [] if document.source is None else \
             [(b.start, b.end, b.role) for b in document.source.blocks if b.role != "body"]
-        return key_of("index", PIPELINE_VERSION, normalized_hash, self.segmenter.reading_key(document),
+        return key_of("index", self.code_key, normalized_hash, self.segmenter.reading_key(document),
                       *self._fingerprints("segmenter", "filter", "embedder"), *([non_operative] if non_operative else []))
 
     def index(self, document: Document) -> IndexedDocument:
@@ -265,7 +274,9 @@ class Engine:
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         """One unit vector per text: each distinct text is looked up in the store, and embedded once if absent."""
-        prefix = f"{self.embedder.fingerprint}\n".encode()
+        package = self.registry.get("embedder", self.embedder.name).package
+        # the embedder's own package and what it requires: a new model library may embed differently
+        prefix = f"{self.embedder.fingerprint}\n{code_key([package], rules=False)}\n".encode()
         keys = [hashlib.sha256(prefix + text.encode("utf-8")).hexdigest() for text in texts]
         if self.store.enabled:
             values, _ = cached_values(
@@ -387,7 +398,7 @@ class Engine:
         return JudgedDocuments(reference=ref, input=inp, candidates=candidates, judgements=judgements, key=pairs_key)
 
     def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument, reference_key: str | None = None) -> str:
-        return key_of("pairs", PIPELINE_VERSION, reference_key or self.index_key(ref.document), self.index_key(inp.document),
+        return key_of("pairs", self.code_key, reference_key or self.index_key(ref.document), self.index_key(inp.document),
                       *self._fingerprints("retriever", "scorer", "judge"))
 
     def _judged_pairs(
@@ -572,7 +583,7 @@ class Engine:
         The key holds the original files' hashes (spans index the original text, not the
         normalized one) and the thresholds; a saved report was grounded when it was made.
         """
-        key = key_of("report", PIPELINE_VERSION, ref.document.sha256, inp.document.sha256,
+        key = key_of("report", self.code_key, ref.document.sha256, inp.document.sha256,
                      pairs_key, self.config.thresholds.model_dump(), self.config.alignment.model_dump())
         cached = self.store.get_json("report", key)
         if cached is not None and {"report", "pairs"} <= set(cached):

@@ -78,6 +78,13 @@ class BackendError(ConflictkitError):
     """A backend failed at run time (an API error, a model that cannot be loaded...)."""
 
 
+class ResponseError(BackendError):
+    """A hosted API answered, but not with what its endpoint promises (an HTML page, malformed JSON,
+    a NaN score, a vector of the wrong size): exit 2, and nothing of that answer is cached."""
+
+    exit_code = EXIT_USAGE
+
+
 class GroundingError(ConflictkitError):
     """The engine produced a finding whose span does not match its source: a bug, never output."""
 

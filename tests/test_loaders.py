@@ -34,6 +34,10 @@ def test_bom_is_dropped(tmp_path):
         (b"PK\x03\x04rest", "zip archive"),
         (b"\x00\x01\x02\x03binary", "binary"),
         (b"\xff\xfeH\x00i\x00", "UTF-16"),
+        ("1. Customer shall pay.\n".encode("utf-32"), r"is UTF-32 text; convert it to UTF-8 \(e.g. iconv -f UTF-32"),  # BOM FF FE 00 00
+        ("1. Customer shall pay.\n".encode("utf-32-be"), "is UTF-32 text"),  # no byte-order mark
+        ("1. Customer shall pay.\n".encode("utf-16-le"), "is UTF-16 text"),  # no byte-order mark
+        (b"\x00" * 4096, "binary data"),  # NULs alone are no text in any encoding
         ("Caf\u00e9 clause".encode("latin-1"), "not valid UTF-8 \\(byte 0xe9 at offset 3\\)"),
     ],
 )

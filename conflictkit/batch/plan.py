@@ -31,7 +31,7 @@ class BatchPair:
 def folder_name(reference: str, input: str) -> str:
     """A readable, stable folder name: the input's stem plus a short hash of both paths."""
     stem = _UNSAFE.sub("-", Path(input).stem).strip("-")[:60] or "input"
-    digest = hashlib.sha256(f"{os.path.abspath(reference)}\0{os.path.abspath(input)}".encode()).hexdigest()[:8]
+    digest = hashlib.sha256(os.fsencode(f"{os.path.abspath(reference)}\0{os.path.abspath(input)}")).hexdigest()[:8]
     return f"{stem}-{digest}"
 
 

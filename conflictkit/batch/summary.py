@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from conflictkit.batch.worker import PairOutcome
-from conflictkit.report.writer import atomic_write
+from conflictkit.report.sets import check_beside, write_beside
 
 SUMMARY_SCHEMA = "conflictkit.batch-summary/1"
 COLUMNS = ("input", "reference", "status", "deviation", "missing", "added", "max_p_conflict", "top_reasons", "error", "folder")
@@ -86,10 +86,23 @@ def render_html(rows: list[dict]) -> str:
     )
 
 
+SUMMARY_FILES = ("summary.csv", "summary.json", "summary.html")
+
+
+def earlier_summary(folder: Path) -> bool:
+    """Whether ``folder`` holds a summary written before conflictkit kept a manifest of it (its JSON says so)."""
+    try:
+        return json.loads((folder / "summary.json").read_text(encoding="utf-8")).get("schema") == SUMMARY_SCHEMA
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def check_summary(out_dir: Path) -> None:
+    """Refuse, before any work, an --out whose summary files conflictkit did not write."""
+    check_beside(out_dir, list(SUMMARY_FILES), earlier_summary)
+
+
 def write_summary(out_dir: Path, outcomes: Sequence[PairOutcome]) -> list[Path]:
+    """summary.csv, summary.json and summary.html, each replacing only a summary conflictkit wrote."""
     rows = summary_rows(outcomes)
-    written = []
-    for name, content in (("summary.csv", render_csv(rows)), ("summary.json", render_json(rows)), ("summary.html", render_html(rows))):
-        atomic_write(out_dir / name, content)
-        written.append(out_dir / name)
-    return written
+    return write_beside(out_dir, dict(zip(SUMMARY_FILES, (render_csv(rows), render_json(rows), render_html(rows)))), earlier_summary)

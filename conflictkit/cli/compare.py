@@ -67,8 +67,8 @@ class FormatOption(click.Option):
 
 
 @click.command()
-@click.argument("reference", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
-@click.argument("input", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
+@click.argument("reference", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
+@click.argument("input", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
 @click.option("--revisions", "revisions", metavar="FILE.docx",
               help="Compare a Word file's own original (tracked changes rejected) with its revised text (accepted), instead of two files.")
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")
@@ -135,7 +135,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
 
     rendering = Rendering.of_result(result, changes=changes, verbosity=-1 if quiet else 1 if verbose else 0)
     if out_dir:
-        write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)
+        out_dir = str(write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)[0].parent)  # a subfolder where --out could not be swapped
     print_result(rendering, renderer, out_dir)
     if kinds and any(f["kind"] in kinds for f in result.report["findings"]):
         return EXIT_FINDINGS

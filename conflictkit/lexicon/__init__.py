@@ -13,6 +13,7 @@ for code that has no pack at hand (third-party tokenizers); the stages read thei
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,7 +38,7 @@ _NOT_SECTIONS = ("cases.jsonl", "tables", "README.md")  # what else a pack folde
 Lexicon = LanguagePack
 """The former name of :class:`LanguagePack`."""
 
-__all__ = ["AUTO", "DEFAULT_LANGUAGE", "LEXICON_PATH_ENV", "LanguagePack", "Lexicon", "LexiconError", "detect",
+__all__ = ["AUTO", "DEFAULT_LANGUAGE", "data_digest", "LEXICON_PATH_ENV", "LanguagePack", "Lexicon", "LexiconError", "detect",
            "languages", "load", "on_path", "pack_folder", "reversing"]
 
 
@@ -46,6 +47,26 @@ def _roots() -> list[Any]:
     the OS path separator) first, then the packs shipped in the package."""
     extra = [Path(p) for p in os.environ.get(LEXICON_PATH_ENV, "").split(os.pathsep) if p]
     return [*extra, resources.files("conflictkit").joinpath(_LANG_FOLDER)]
+
+
+@lru_cache(maxsize=1)
+def data_digest() -> str:
+    """A digest of every pack file of every language on every root: part of every cache key
+    (:mod:`conflictkit.codekey`), so an edited word list never returns a result of the old one."""
+    sha = hashlib.sha256()
+
+    def walk(folder: Any, name: str) -> None:
+        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+            if entry.is_dir():
+                walk(entry, f"{name}/{entry.name}")
+            elif entry.is_file():
+                sha.update(f"{name}/{entry.name}\0".encode("utf-8", "surrogateescape"))
+                sha.update(entry.read_bytes())
+
+    for n, root in enumerate(_roots()):
+        if root.is_dir():
+            walk(root, str(n))
+    return sha.hexdigest()
 
 
 def languages() -> list[str]:

@@ -13,7 +13,7 @@ from functools import cache
 # C0 controls but tab and newline, DEL, C1 controls (0x9b is an 8-bit CSI on some terminals), and the
 # bidirectional overrides and isolates that reorder what a reader sees (the "Trojan Source" marks).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_JSON_C1 = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_JSON_C1 = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")  # surrogates: a file name's undecodable bytes
 
 # The characters that open inline syntax in CommonMark or GFM (code, emphasis, links and images,
 # entities, table cells, strikethrough, headings) and our own ``{+insert+}`` marks; tags: _TAG_OPEN.
@@ -52,7 +52,8 @@ def json_for_terminal(text: str) -> str:
     """Serialized JSON with the characters JSON leaves raw but terminals obey written as ``\\u`` escapes.
 
     ``json.dumps`` already escapes C0 controls; DEL, C1 and bidi controls may only occur inside
-    strings, where ``\\u009b`` is the same value, so the JSON stays exact.
+    strings, where ``\\u009b`` is the same value, so the JSON stays exact. A lone surrogate (a file
+    name's undecodable byte) becomes its ``\\udcXX`` escape rather than a byte that is not UTF-8.
     """
     return _JSON_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
