@@ -27,7 +27,7 @@ def test_review_the_sample_draft(fast, tmp_path):
     out = tmp_path / "out"
     proc = run("review", "-p", PLAYBOOK, INPUT, "--config", fast, "--out", out, "--format", "html")
     assert proc.returncode == 0, proc.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["params.json", "playbook.md", "review.html", "review.json", "review.md"]
+    assert sorted(p.name for p in out.iterdir()) == [".conflictkit-set.json", "params.json", "playbook.md", "review.html", "review.json", "review.md"]
     saved = json.loads((out / "review.json").read_text())
     playbook_md = (out / "playbook.md").read_text()
     for position in saved["positions"]:
