@@ -55,8 +55,8 @@ def unsettled(document: IndexedDocument, settled_ids: set[str]) -> IndexedDocume
 
 def identical_judgement(reference_id: str, input_id: str) -> Judgement:
     """The verdict on two clauses of identical text: the same matter, no difference, no judge asked."""
-    return Judgement(reference_id=reference_id, input_id=input_id, p_same=1.0, p_differs=0.0, p_conflict=0.0,
-                     judge=JUDGE_NAME, signals={"identical": 1.0})
+    return Judgement.model_construct(reference_id=reference_id, input_id=input_id, p_same=1.0, p_differs=0.0,
+                                     p_conflict=0.0, judge=JUDGE_NAME, signals={"identical": 1.0})
 
 
 def settle_identical(
@@ -74,7 +74,7 @@ def settle_identical(
     result = Settled()
     for key in exact:
         found = retrieved.get(key)
-        candidate = found if found is not None else CandidatePair(reference_id=key[0], input_id=key[1], relevance=1.0)
+        candidate = found if found is not None else CandidatePair.model_construct(reference_id=key[0], input_id=key[1], relevance=1.0)
         result.candidates.append(candidate.model_copy(update={"signals": {**candidate.signals, "identical": 1.0}}))
         result.judgements.append(identical_judgement(*key))
     result.to_judge = [

@@ -17,7 +17,8 @@ from typing import Literal
 import yaml
 from pydantic import ValidationError
 
-from conflictkit.config import format_errors, joined_problems, load_yaml, yaml_problem
+from conflictkit.config import format_errors, joined_problems
+from conflictkit.configfile import load_yaml, yaml_problem
 from conflictkit.errors import UserError
 from conflictkit.model import Clause, Document
 from conflictkit.normalize import flat
