@@ -357,7 +357,7 @@ class Engine:
         """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        self._detect_language(reference.normalized, input.normalized)
+        self.detect_language(reference.normalized, input.normalized)
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
         judged = self.judge_documents(reference, ref_clauses, input, inp_clauses, timings)
@@ -512,8 +512,10 @@ class Engine:
             if component is not None:
                 component.use_language(pack)
 
-    def _detect_language(self, *texts: str) -> None:
-        """``language: auto``: the pack the texts are written in (:func:`conflictkit.lexicon.detect`)."""
+    def detect_language(self, *texts: str) -> None:
+        """``language: auto``: use the pack the texts are written in (:func:`conflictkit.lexicon.detect`);
+        with a fixed language, nothing. A comparison calls it; a caller that segments texts itself
+        (a playbook review) calls it first."""
         if self.config.language == AUTO:
             code = detect(list(texts))
             if self.pack is None or self.pack.language != code:
@@ -652,7 +654,7 @@ class Engine:
         """Judge clause pairs given as texts (benchmarks): each pair is one candidate, no retrieval."""
         if not pairs:
             return []
-        self._detect_language(*(text for pair in pairs for text in pair))
+        self.detect_language(*(text for pair in pairs for text in pair))
         ref = self._clauses_document([a for a, _ in pairs], "reference")
         inp = self._clauses_document([b for _, b in pairs], "input")
         candidates = []

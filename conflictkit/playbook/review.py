@@ -93,6 +93,7 @@ class _Review:
 
     def run(self) -> ReviewResult:
         started = time.perf_counter()
+        self.engine.detect_language(self.rendered.text, self.input_document.normalized)
         inp_clauses = self.engine.clauses(self.input_document)
         anchors, context = self._template_places()
         self._prepare(context)

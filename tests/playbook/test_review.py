@@ -141,3 +141,44 @@ def test_one_change_is_no_rename_however_many_texts_a_position_has(review_text):
     result = review_text(TEMPLATE.replace("after the invoice date", "after the delivery date"))
     term = position(result, "payment-term")
     assert term["label"] == "not acceptable", term["probabilities"]
+
+
+def test_language_auto_reviews_a_german_draft_with_the_german_pack(fast_config):
+    from conflictkit.engine import Engine
+    from conflictkit.loaders import document_from_text
+    from conflictkit.playbook.load import playbook_from_bytes
+    from conflictkit.playbook.review import review
+
+    playbook = playbook_from_bytes(GERMAN_PLAYBOOK.encode(), "de.yaml", None, None)
+    engine = Engine(fast_config.model_copy(update={"language": "auto"}))
+    result = review(engine, playbook, document_from_text(GERMAN_DRAFT, "entwurf.md"))
+    assert result.params["language"] == "de"
+    assert {p["id"]: p["label"] for p in result.review["positions"]} == {"zahlung": "fallback 1", "recht": "not acceptable"}
+
+
+GERMAN_PLAYBOOK = """\
+version: 1
+title: Dienstleistungsvertrag
+subjects:
+  - subject: Zahlung
+    positions:
+      - id: zahlung
+        title: Zahlungsfrist
+        preferred: "Zahlung. Der Kunde zahlt jede unbestrittene Rechnung innerhalb von dreißig (30) Tagen nach dem Rechnungsdatum."
+        fallbacks:
+          - "Zahlung. Der Kunde zahlt jede unbestrittene Rechnung innerhalb von sechzig (60) Tagen nach dem Rechnungsdatum."
+  - subject: Recht
+    positions:
+      - id: recht
+        title: Anwendbares Recht
+        preferred: "Anwendbares Recht. Dieser Vertrag unterliegt dem Recht der Bundesrepublik Deutschland."
+"""
+
+GERMAN_DRAFT = """# Vertrag
+
+1. Zahlung. Der Kunde zahlt jede unbestrittene Rechnung innerhalb von sechzig (60) Tagen nach dem Rechnungsdatum.
+
+2. Anwendbares Recht. Dieser Vertrag unterliegt dem Recht der Schweiz und die Parteien sind damit einverstanden.
+
+3. Kündigung. Jede Partei darf den Vertrag mit einer Frist von drei Monaten kündigen.
+"""
