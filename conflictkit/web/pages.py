@@ -8,6 +8,7 @@ from pathlib import Path
 from conflictkit.loaders import accepted_extensions
 from conflictkit.report.html import esc, fill, render_summary, render_view, view_title
 from conflictkit.web.jobs import Job
+from conflictkit.web.playbooks import is_review
 from conflictkit.web.reviews import Comparison, Summary
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -36,11 +37,14 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     accept = esc(",".join(extensions))
     form = (
         f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
-        f'<label>Reference document (template, previous version) <input type="file" name="reference" accept="{accept}" required></label>'
+        f'<label>Reference document (template, previous version) or playbook (.yaml) '
+        f'<input type="file" name="reference" accept="{accept},.yaml,.yml" required></label>'
         '<label>Input document (the draft under review; several, or a .zip of them, for a batch) '
         f'<input type="file" name="input" accept="{accept},.zip" multiple required></label>'
         f'<label>Configuration <select name="config">{options}</select></label>'
         f'<p class="hint">{esc(", ".join(extensions))} files; up to {max_bytes / 1e6:g} MB per upload. '
+        'A playbook (.yaml) as the reference gives a verdict per position instead (it must hold its texts: '
+        '<code>conflictkit playbook show P.yaml --format yaml</code> writes them out). '
         'The comparison shows the text as read from each file.</p>'
         '<button type="submit">Compare</button> <span class="busy" hidden>Uploading…</span></form>'
     )
@@ -48,7 +52,7 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
         f'<tr data-cid="{esc(c.id)}"><td><a class="title" href="/comparisons/{esc(c.id)}">{esc(c.name)}</a>'
         '<span class="row-error error" role="alert" hidden></span></td>'
         f"<td>{esc(_when(c.created))}</td>"
-        + "".join(f'<td class="num">{esc(c.counts.get(k, 0))}</td>' for k in ("deviation", "missing", "added"))
+        + _counts(c.counts)
         + f'<td class="num">{c.decided}</td>'
         '<td class="manage"><button type="button" data-manage="rename">Rename</button> '
         '<button type="button" data-manage="delete">Delete</button></td></tr>'
@@ -61,6 +65,14 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     )
     main = f'<section class="card"><h2>New comparison</h2>{alert}{form}</section><section class="card"><h2>Past comparisons</h2>{past}</section>'
     return page("Compare two documents", main, body_class="home")
+
+
+def _counts(summary: dict) -> str:
+    """A past comparison's deviations, missing and added; a playbook review's verdicts across those three columns."""
+    if "not-acceptable" in summary:
+        verdicts = f"{summary['not-acceptable']} not acceptable, {summary.get('missing', 0)} missing, {summary.get('fallback', 0)} fallback"
+        return f'<td colspan="3" class="num">playbook review: {esc(verdicts)}</td>'
+    return "".join(f'<td class="num">{esc(summary.get(k, 0))}</td>' for k in ("deviation", "missing", "added"))
 
 
 def job_page(job: Job) -> str:
@@ -116,10 +128,15 @@ def results_page(comparison: Comparison, decisions: dict) -> str:
         f'<a href="/comparisons/{comparison.id}/export.{ext}" download>{label}</a>'
         for ext, label in (("json", "JSON"), ("md", "Markdown"), ("html", "HTML"))
     )
-    header = (
-        f'{render_summary(report)}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}</p>'
-    )
-    view = render_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
+    if is_review(report):
+        from conflictkit.playbook.html import render_review_summary, render_review_view
+
+        summary = render_review_summary(report)
+        view = render_review_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
+    else:
+        summary = render_summary(report)
+        view = render_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
+    header = f'{summary}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}</p>'
     main = f'<div class="results" data-comparison="{comparison.id}">{view}</div>'
     return page(comparison.name, main, header=header, body_class="results-page")
 

@@ -13,7 +13,7 @@
   var boxes = all('.toolbar input[name="kind"]');
   var sortSelect = $("ck-sort"), reasonSelect = $("ck-reason"), statusSelect = $("ck-status"), search = $("ck-search");
   var docs = { reference: $("doc-reference"), input: $("doc-input") };
-  var KIND_ORDER = { deviation: 0, missing: 1, added: 2 };
+  var KIND_ORDER = { deviation: 0, missing: 1, added: 2, "not-acceptable": 0, fallback: 2, standard: 3, absent: 4, uncovered: 5 };
 
   function matches(li) {
     var kindShown = boxes.every(function (box) { return box.checked || box.value !== li.getAttribute("data-kind"); });
@@ -41,6 +41,7 @@
     var key = function (li) {
       if (mode === "p-desc") { return [-li.getAttribute("data-p")]; }
       if (mode === "p-asc") { return [+li.getAttribute("data-p")]; }
+      if (mode === "listed") { return [+li.getAttribute("data-i")]; }
       if (mode === "kind") {
         var kind = li.getAttribute("data-kind");
         return [kind in KIND_ORDER ? KIND_ORDER[kind] : 9, +li.getAttribute("data-pos")];
