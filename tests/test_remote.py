@@ -192,7 +192,9 @@ def test_ctrl_c_sends_nothing_more_and_waits_out_no_backoff():
 
     r = Runner("Test API", RetryPolicy(max_retries=50, backoff_s=5.0, budget_s=300), 3, transient, final)
     started = time.monotonic()
+    abandoned = []
     with pytest.raises(KeyboardInterrupt):
-        r.run([backing_off, interrupt] + [slow] * 100)
+        r.run([backing_off, interrupt] + [slow] * 100, on_interrupt=lambda: abandoned.append(len(sent)))
     assert time.monotonic() - started < 2.5  # not the 5 s backoff, nor 100 slow requests
+    assert len(abandoned) == 1  # the client was told before the requests in flight were waited for
     assert sent.count("slow") < 20
