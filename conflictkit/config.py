@@ -130,6 +130,15 @@ class Limits(_Strict):
     )
 
 
+class SeverityConfig(_Strict):
+    """How findings are ranked (see conflictkit.report.severity); part of the report's cache key."""
+
+    table: str | None = Field(
+        None, description="a severity table (YAML, shaped like conflictkit/judges/atoms/lang/en/severity.yaml) instead "
+        "of the judge's language's; a relative path is read from the config file's folder",
+    )
+
+
 class Config(_Strict):
     """The whole configuration. ``Config()`` is the offline default (configs/offline.yaml)."""
 
@@ -138,6 +147,7 @@ class Config(_Strict):
     thresholds: Thresholds = Thresholds()
     alignment: AlignmentConfig = AlignmentConfig()
     limits: Limits = Limits()
+    severity: SeverityConfig = SeverityConfig()
 
     def specs(self) -> dict[StageName, ComponentSpec | None]:
         return {stage: getattr(self.pipeline, stage) for stage in STAGES}
@@ -194,6 +204,13 @@ def resolve(data: Any, source: str = "config") -> Config:
         filled, errs = validate_backend_options(stage, spec, ("pipeline", stage))
         problems.extend(errs)
         resolved[stage] = filled
+    if config.severity.table:
+        from conflictkit.report.severity import load_table
+
+        try:
+            load_table(config.severity.table)
+        except ConfigError as exc:
+            problems.extend(f"severity.table: {p}" for p in exc.problems)
     if problems:
         raise ConfigError(_joined(source, problems))
     return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})
@@ -260,7 +277,16 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"config {path} is not valid YAML{where}: {problem}") from None
-    return resolve(data, str(path))
+    return resolve(_relative_to(data, file.parent), str(path))
+
+
+def _relative_to(data: Any, folder: Path) -> Any:
+    """Config data with the files it names (``severity.table``) read from ``folder`` when relative."""
+    severity = data.get("severity") if isinstance(data, dict) else None
+    table = severity.get("table") if isinstance(severity, dict) else None
+    if isinstance(table, str) and table and not Path(table).expanduser().is_absolute():
+        data = {**data, "severity": {**severity, "table": str((folder / table).resolve())}}
+    return data
 
 
 SECRET_KEYS = frozenset({"api_key", "token", "password", "secret", "access_token"})
