@@ -41,9 +41,29 @@ class Job:
     interrupted: int = 0  # how many server restarts interrupted it
     started: float = field(default_factory=time.time)
     finished: float | None = None
+    step_started: float = field(default_factory=time.time)
+
+    def advance(self, stage: str, done: int, total: int) -> None:
+        """The engine's progress callback: the step it is on and its count (a new step restarts the clock)."""
+        if stage != self.stage:
+            self.step_started = time.time()
+        self.stage, self.done, self.total = stage, done, total
+
+    def eta(self) -> float | None:
+        """Seconds the current step has left, from its rate so far (None until it has counted some work)."""
+        if self.state != "running" or self.total <= 1 or self.done <= 0 or self.done >= self.total:
+            return None
+        elapsed = time.time() - self.step_started
+        return elapsed / self.done * (self.total - self.done)
+
+    def progress_text(self) -> str:
+        """``embed 64/118 · about 3 s left``: what a page shows of a running job."""
+        text = f"{self.stage} {self.done}/{self.total}" if self.total > 1 else self.stage
+        eta = self.eta()
+        return text + (f" · about {eta:.0f} s left" if eta is not None else "")
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "eta": self.eta()}
 
     @classmethod
     def from_row(cls, row: dict) -> Job:
@@ -115,10 +135,8 @@ class Runner:
                 self._run(job)
 
     def _run(self, job: Job) -> None:
-        def progress(stage: str, done: int, total: int) -> None:
-            job.stage, job.done, job.total = stage, done, total
-
-        job.state, job.stage = "running", "starting"
+        job.state = "running"
+        job.advance("starting", 0, 0)
         self.reviews.update_job(job.id, state="running")
         try:
             config_key = self.reviews.job(job.id)["config_key"]
@@ -127,15 +145,15 @@ class Runner:
             limit = config.limits.max_document_bytes
             reference = document_from_bytes(reference_data, job.reference_name, limit)
             input = document_from_bytes(input_data, job.input_name, limit)
-            engine = self.engine_factory(config_key, config, progress)
+            engine = self.engine_factory(config_key, config, job.advance)
             result = engine.compare_documents(reference, input)
-            job.stage = "saving"
+            job.advance("saving", 0, 0)
             job.comparison = self.reviews.add(
                 reference.path, input.path, result.reference.document.original, result.input.document.original,
                 result.report, dump_config(config),
             )
             if self.after_store is not None:
-                job.stage = "preparing the view"
+                job.advance("preparing the view", 0, 0)
                 self.after_store(job.comparison)
             job.state = "done"
         except ConflictkitError as exc:

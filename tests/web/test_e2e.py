@@ -87,7 +87,8 @@ def test_upload_review_restart_and_export(chromium, servers, tmp_path):
     review = offline.new_page()
     review.goto(exported.as_uri())
     assert review.locator("#ck-findings li.finding").count() == findings.count()
-    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"] .note').inner_text() == "Vendor standard; accepted risk."
+    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"] textarea').input_value() == "Vendor standard; accepted risk."
+    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"]').get_attribute("data-status") == "dismissed"
     assert blocked == []
     shot(review, "5-exported-review")
     offline.close()
