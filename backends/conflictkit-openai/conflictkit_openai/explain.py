@@ -29,7 +29,7 @@ from conflictkit.grounding import Verifier, redline
 from conflictkit.stages import Comparison, Explainer, Options
 
 from conflictkit_openai.answers import has_list, json_object, short_text
-from conflictkit_openai.client import ChatClient, ChatRequest
+from conflictkit_openai.client import ChatClient, ChatRequest, key_problem
 from conflictkit_openai.options import LLMOptions
 from conflictkit_openai.prompts import EXPLAIN_SYSTEM, PARTIES_TASK, explain_user
 
@@ -53,6 +53,9 @@ class LLMExplainer(Explainer):
         super().__init__(options)
         self.client: ChatClient | None = None
         self._http_client = http_client
+
+    def unavailable(self) -> str | None:
+        return key_problem(self.options)
 
     def warm_up(self) -> None:
         if self._warm:

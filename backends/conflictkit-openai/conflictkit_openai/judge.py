@@ -22,7 +22,7 @@ from conflictkit.errors import BackendError
 from conflictkit.model import CandidatePair, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
-from conflictkit_openai.client import ChatClient, ChatRequest
+from conflictkit_openai.client import ChatClient, ChatRequest, key_problem
 from conflictkit_openai.options import LLMOptions
 from conflictkit_openai.prompts import NLI_SYSTEM, nli_user
 
@@ -75,6 +75,9 @@ class LLMJudge(Judge):
         self.client: ChatClient | None = None
         self._http_client = http_client
         self.pairs_sent = 0
+
+    def unavailable(self) -> str | None:
+        return key_problem(self.options)
 
     def warm_up(self) -> None:
         if self._warm:
