@@ -44,9 +44,9 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     renders as markup or fetches anything in a Markdown viewer.
     """
     report = comparison.report
-    findings = report.get("findings") or []
     summary = report.get("summary") or {}
     view = ReportView(report, {"reference": comparison.reference_text, "input": comparison.input_text})
+    findings = view.findings  # by severity, then document order, as every view lists them
     md = escape_markdown
     out = [
         f"# Review: {md(comparison.reference_name)} -> {md(comparison.input_name)}", "",
@@ -54,13 +54,16 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
         + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "moved", "covered")) + ".", "",
     ]
     if findings:
-        out += ["| Finding | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|"]
+        out += ["| Finding | Severity | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|---|"]
     for f in findings:
         d = _decision(decisions, f)
-        out.append(f"| {escape_cell(f['id'])} | {f['kind']} | {escape_cell(view.title(f))} | {100 * f['p_conflict']:.0f}% "
-                   f"| {d['status'] or 'undecided'} | {escape_cell(d['note'])} |")
+        out.append(f"| {escape_cell(f['id'])} | {f.get('severity') or ''} | {f['kind']} | {escape_cell(view.title(f))} "
+                   f"| {100 * f['p_conflict']:.0f}% | {d['status'] or 'undecided'} | {escape_cell(d['note'])} |")
     for f in findings:
-        out += ["", f"## {md(f['id'])} {f['kind']}: {md(view.title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
+        severity = f"{f['severity']} " if f.get("severity") else ""
+        out += ["", f"## {md(f['id'])} {severity}{f['kind']}: {md(view.title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
+        if f.get("severity_rule"):
+            out += [f"Severity {f['severity']}: {md(f['severity_rule'])}", ""]
         for side in ("reference", "input"):
             quote = f.get(side)
             if quote:

@@ -44,7 +44,7 @@ def test_upload_compare_and_review_the_samples(make_client):
     review = json.loads(client.get(f"/comparisons/{cid}/export.json").text)
     assert review["report"]["findings"][0]["review"]["status"] == "dismissed"
     assert review["report"]["findings"][0]["review"]["note"] == "vendor's standard wording"
-    assert f"| {fid} | {findings[0]['kind']} |" in client.get(f"/comparisons/{cid}/export.md").text
+    assert f"| {fid} | {findings[0]['severity']} | {findings[0]['kind']} |" in client.get(f"/comparisons/{cid}/export.md").text
     assert "dismissed" in client.get(f"/comparisons/{cid}/export.md").text
     exported = client.get(f"/comparisons/{cid}/export.html")
     assert exported.headers["content-disposition"] == f'attachment; filename="review-{cid}.html"'

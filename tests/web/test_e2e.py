@@ -96,6 +96,15 @@ def test_upload_review_restart_and_export(chromium, servers, tmp_path):
     assert errors == []
 
 
+def app_page(chromium):
+    """A fresh context and page in it, and the list its page errors go to."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
 def upload_samples(page, server) -> str:
     page.goto(server.url + "/")
     reference, input = sample_pair()
@@ -108,10 +117,7 @@ def upload_samples(page, server) -> str:
 
 def test_keyboard_review_and_notes_saved_as_typed_survive_a_reload(chromium, servers, tmp_path):
     server = servers("--config", CONFIG, "--db", str(tmp_path / "reviews.sqlite"))
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = app_page(chromium)
     url = upload_samples(page, server)
     reference, input = sample_pair()
     assert page.title() == f"{reference.name} -> {input.name} · conflictkit"

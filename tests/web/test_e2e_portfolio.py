@@ -12,7 +12,7 @@ import pytest
 
 from conflictkit.testing import browser
 from tests.web.conftest import CONFIG, sample_pair
-from tests.web.test_e2e import shot, upload_samples
+from tests.web.test_e2e import app_page, shot, upload_samples
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
@@ -57,10 +57,7 @@ def test_a_review_made_in_report_html_is_imported_by_the_app(chromium, servers, 
     assert {f["id"]: f["review"]["status"] for f in data["report"]["findings"] if f["review"]["status"]} == \
         {"F0006": "accepted", "F0024": "dismissed"}
     server = servers("--config", CONFIG, "--db", str(tmp_path / "reviews.sqlite"))
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = app_page(chromium)
     url = upload_samples(page, server)
     page.set_input_files("#ck-import", exported)
     page.wait_for_function("() => /imported/.test(document.getElementById('ck-import-result').textContent)")
@@ -105,10 +102,7 @@ def test_a_batch_page_is_a_portfolio_with_a_heat_map(chromium, servers, tmp_path
     same = tmp_path / "unchanged.md"
     same.write_text(reference.read_text(encoding="utf-8"), encoding="utf-8")
     server = servers("--config", CONFIG, "--db", str(tmp_path / "reviews.sqlite"))
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = app_page(chromium)
     page.goto(server.url + "/")
     page.set_input_files('input[name="reference"]', str(reference))
     page.set_input_files('input[name="input"]', [str(same), str(input)])
