@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from conflictkit.errors import ConfigError, UnknownBackendError
+from conflictkit.lexicon import AUTO, DEFAULT_LANGUAGE, load
 from conflictkit.stages import STAGES, StageName
 
 # The top-level configs/ folder, installed as the package conflictkit.presets (setup.py maps it), so
@@ -26,12 +27,17 @@ from conflictkit.stages import STAGES, StageName
 PRESETS_DIR = Path(str(resources.files("conflictkit.presets")))
 
 
+MAX_DEPTH = 64  # levels of nesting a config may have; every real one has fewer than 10
+
+
 def load_yaml(text: str) -> Any:
-    """``yaml.safe_load``, refusing a key given twice in one mapping (PyYAML keeps the last silently).
+    """``yaml.safe_load``, refusing a key given twice in one mapping (PyYAML keeps the last silently)
+    and nesting deeper than :data:`MAX_DEPTH` (PyYAML composes recursively: 10,000 levels crash it).
 
     A duplicate raises ``yaml.YAMLError`` whose ``problem`` names the key's YAML path and the line
     of its first occurrence, and whose mark is the second one, like any other YAML error.
     """
+    _refuse_deep_nesting(text)
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -41,6 +47,21 @@ def load_yaml(text: str) -> Any:
         return loader.construct_document(node)
     finally:
         loader.dispose()
+
+
+def _refuse_deep_nesting(text: str) -> None:
+    """Count nesting on the token stream (the scanner does not recurse) before anything composes it."""
+    opening = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken, yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+    closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    depth = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        if isinstance(token, opening):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep; a config needs a few", token.start_mark)
+        elif isinstance(token, closing):
+            depth -= 1
 
 
 def _refuse_duplicate_keys(node: yaml.Node, path: tuple[str, ...], seen: set[int]) -> None:
@@ -118,7 +139,23 @@ class AlignmentConfig(_Strict):
 
 
 class Limits(_Strict):
+    """The budgets every input is held to, whatever it claims; an input over one is refused in one line
+    (:class:`~conflictkit.errors.LimitError`, exit 2) before the work it would cost grows memory or time."""
+
     max_document_bytes: int = Field(20_000_000, gt=0, description="refuse documents larger than this")
+    max_unpacked_bytes: int = Field(
+        100_000_000, gt=0,
+        description="what a file's compressed parts may unpack to: the parts of a .docx, the streams of a PDF; "
+        "a zip or Flate bomb is refused before it is inflated",
+    )
+    max_paragraphs: int = Field(
+        50_000, gt=0, description="paragraphs and table rows of a .docx (body, notes, headers and footers together)",
+    )
+    max_pages: int = Field(2_000, gt=0, description="pages of a PDF, refused before any page is read")
+    max_page_objects: int = Field(
+        2_000_000, gt=0,
+        description="text runs, paths and images on a PDF's pages together, counted as each page is read",
+    )
     max_clauses: int = Field(
         200_000, gt=0,
         description="refuse a document with more clauses than this, before embedding it",
@@ -134,7 +171,7 @@ class SeverityConfig(_Strict):
     """How findings are ranked (see conflictkit.report.severity); part of the report's cache key."""
 
     table: str | None = Field(
-        None, description="a severity table (YAML, shaped like conflictkit/judges/atoms/lang/en/severity.yaml) instead "
+        None, description="a severity table (YAML, shaped like conflictkit/judges/atoms/lang/en/tables/severity.yaml) instead "
         "of the judge's language's; a relative path is read from the config file's folder",
     )
 
@@ -143,6 +180,10 @@ class Config(_Strict):
     """The whole configuration. ``Config()`` is the offline default (configs/offline.yaml)."""
 
     version: Literal[1] = 1
+    language: str = Field(
+        DEFAULT_LANGUAGE,
+        description="the language pack every stage reads words with (segmenter, filter, judge, redline): a pack's "
+                    "code (`conflictkit languages` lists them), or auto to detect it from the two documents")
     pipeline: PipelineConfig = PipelineConfig()
     thresholds: Thresholds = Thresholds()
     alignment: AlignmentConfig = AlignmentConfig()
@@ -151,6 +192,13 @@ class Config(_Strict):
 
     def specs(self) -> dict[StageName, ComponentSpec | None]:
         return {stage: getattr(self.pipeline, stage) for stage in STAGES}
+
+    @field_validator("language")
+    @classmethod
+    def _a_pack(cls, value: str) -> str:
+        if value != AUTO:
+            load(value)  # one line naming what is wrong: no such pack, or a pack incomplete or malformed
+        return value
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -161,7 +209,7 @@ def _format_errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[s
     problems = []
     for err in exc.errors():
         loc = prefix + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        message = err["msg"]
+        message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             message = "unknown key"
         problems.append(f"{_path(loc)}: {message}")
@@ -192,7 +240,7 @@ def resolve(data: Any, source: str = "config") -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the top level must be a mapping (version, pipeline, thresholds), not {type(data).__name__}")
     try:
-        config = Config.model_validate(data)
+        config = Config.model_validate(_judge_language_moved(data))
     except ValidationError as exc:
         raise ConfigError(_joined(source, _format_errors(exc))) from None
     problems: list[str] = []
@@ -214,6 +262,20 @@ def resolve(data: Any, source: str = "config") -> Config:
     if problems:
         raise ConfigError(_joined(source, problems))
     return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})
+
+
+def _judge_language_moved(data: dict[str, Any]) -> dict[str, Any]:
+    """Configs written before language packs chose the language in the legal-atoms judge's options
+    (``pipeline.judge.options.language``); it is the top-level ``language`` now, read from there when
+    the config gives no top-level one."""
+    judge = data.get("pipeline", {}).get("judge") if isinstance(data.get("pipeline"), dict) else None
+    options = judge.get("options") if isinstance(judge, dict) else None
+    if not isinstance(options, dict) or "language" not in options or judge.get("use") != "legal-atoms":
+        return data
+    options = {k: v for k, v in options.items() if k != "language"}
+    moved = {**data, "pipeline": {**data["pipeline"], "judge": {**judge, "options": options}}}
+    moved.setdefault("language", judge["options"]["language"])
+    return moved
 
 
 def _joined(source: str, problems: list[str]) -> str:
@@ -262,14 +324,18 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if path is None:
         return resolve({}, "offline default")
     file = locate_config(path)
-    if not file.exists():
-        raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
-    if file.is_dir():
-        raise ConfigError(f"config {path} is a directory; give a YAML file")
     try:
+        if not file.exists():
+            raise ConfigError(f"config file {path} does not exist; give a YAML file or a preset name such as 'offline'")
+        if file.is_dir():
+            raise ConfigError(f"config {path} is a directory; give a YAML file")
         text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from None
+    except PermissionError:
+        raise ConfigError(f"cannot read config {path}: permission denied; check the permissions of the file and its folders") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read config {path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:

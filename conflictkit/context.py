@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from conflictkit.lexicon import Lexicon, load
+from conflictkit.lexicon import LanguagePack, load
 from conflictkit.model import CandidatePair, IndexedDocument
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*|[^\w\s]")
@@ -166,7 +166,7 @@ def _substitutions(edited: list) -> tuple[Counter[Substitution], set[Substitutio
     return found, named
 
 
-def _moved_text(edited: list, lexicon: Lexicon) -> list[Moved]:
+def _moved_text(edited: list, lexicon: LanguagePack) -> list[Moved]:
     """Passages cut from one edited clause and added to another, with most of their content words:
     text that moved between paragraphs."""
     stop = _stopwords(lexicon)
@@ -213,14 +213,14 @@ def _count(phrase: tuple[str, ...], words: list[str]) -> int:
     return sum(1 for k, w in enumerate(words) if w == first and tuple(words[k:k + n]) == phrase)
 
 
-def _meaningful(words: Iterable[str], lexicon: Lexicon) -> bool:
+def _meaningful(words: Iterable[str], lexicon: LanguagePack) -> bool:
     """Whether any word carries meaning by itself (a negator, a modal, a qualifier, a unit, a bare
     number): then a substitution of it is never a rename."""
     fixed = _meaning_words(lexicon)
     return any(w in fixed or any(c.isdigit() for c in w) and not any(c.isalpha() for c in w) for w in words)
 
 
-def _meaning_words(lexicon: Lexicon) -> frozenset[str]:
+def _meaning_words(lexicon: LanguagePack) -> frozenset[str]:
     def build() -> frozenset[str]:
         lists = ("words.negators", "words.modals", "words.exceptions", "words.conditions", "words.quantifiers",
                  "words.scope_words", "words.qualifiers", "numbers.units", "numbers.scales", "numbers.ordinals")
@@ -228,12 +228,12 @@ def _meaning_words(lexicon: Lexicon) -> frozenset[str]:
     return lexicon.memo("context.meaning_words", build)
 
 
-def _stopwords(lexicon: Lexicon) -> frozenset[str]:
+def _stopwords(lexicon: LanguagePack) -> frozenset[str]:
     return lexicon.memo("context.stopwords", lambda: frozenset(lexicon.words("words.stopwords"))
                         | frozenset(lexicon.get("editorial.determiners")))
 
 
-def _names_a_place(phrase: tuple[str, ...], lexicon: Lexicon) -> bool:
+def _names_a_place(phrase: tuple[str, ...], lexicon: LanguagePack) -> bool:
     """Whether some words of ``phrase`` in a row are a place of the lexicon ("delaware", "new york")."""
     def build() -> frozenset[tuple[str, ...]]:
         places = lexicon.section("places")
@@ -245,7 +245,7 @@ def _names_a_place(phrase: tuple[str, ...], lexicon: Lexicon) -> bool:
 
 
 def _consistent(old: tuple[str, ...], new: tuple[str, ...], count: int, name: bool, ref_words: list[str],
-                inp_words: list[str], lexicon: Lexicon) -> str | None:
+                inp_words: list[str], lexicon: LanguagePack) -> str | None:
     """Why ``old`` -> ``new`` is a rename, or None: made at least twice (three times for a word never
     written as a name), the old words gone from the input (or nearly), the new ones new to the
     reference (unless a name is shortened), and no word that carries meaning changed."""
@@ -254,7 +254,7 @@ def _consistent(old: tuple[str, ...], new: tuple[str, ...], count: int, name: bo
     changed = set(old) ^ set(new)
     if not changed - _stopwords(lexicon):
         return None  # "this is your" -> "you have the": a rewording, not a name
-    if _meaningful(changed, lexicon) or _prefix_apart(old, new) or _names_a_place(old, lexicon) \
+    if _meaningful(changed, lexicon) or _prefix_apart(old, new, lexicon) or _names_a_place(old, lexicon) \
             or _names_a_place(new, lexicon):
         return None
     old_left = _count(old, inp_words)
@@ -273,20 +273,16 @@ def _contains(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
     return any(outer[k:k + n] == inner for k in range(len(outer) - n + 1))
 
 
-_NEGATING_PREFIXES = ("non-", "non", "un", "in", "im", "il", "ir", "dis")
-
-
-def _prefix_apart(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
-    """"exclusive" -> "non-exclusive", "limited" -> "unlimited": an opposite, never a rename."""
+def _prefix_apart(old: tuple[str, ...], new: tuple[str, ...], lexicon: LanguagePack) -> bool:
+    """"exclusive" -> "non-exclusive", "limited" -> "unlimited": an opposite, never a rename (the pack's
+    negative prefixes, ``morphology.yaml``)."""
     a, b = "".join(old), "".join(new)
-    return any(a == p + b or b == p + a for p in _NEGATING_PREFIXES)
+    return any(a == p + b or b == p + a for p in lexicon.data.morphology.negative_prefixes)
 
 
 # -- aliases ------------------------------------------------------------------------------------
 
 _QUOTED = re.compile(r"[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019']{1,60})[\"\u201d\u2019']")
-_ALIAS_DEFINITION = re.compile(r"\b(?:we\s+mean|we(?:'re|\s+are)\s+(?:talking\s+about|referring\s+to)|means?|refers?\s+to"
-                               r"|collectively|together)\b", re.IGNORECASE)
 
 
 def _renamed_referents(ref: list[tuple[frozenset[str], tuple[str, ...]]],
@@ -302,16 +298,17 @@ def _renamed_referents(ref: list[tuple[frozenset[str], tuple[str, ...]]],
     return out
 
 
-def _aliases(document: IndexedDocument, lexicon: Lexicon) -> list[tuple[frozenset[str], tuple[str, ...]]]:
+def _aliases(document: IndexedDocument, lexicon: LanguagePack) -> list[tuple[frozenset[str], tuple[str, ...]]]:
     """Groups of names a definition gives one referent: two or more quoted names before "we mean",
     "means", "refers to", with the name it defines them as (each group with that referent's words)."""
     groups = []
+    definition = lexicon.pattern("editorial.alias_definition", re.IGNORECASE)
     for clause in document.clauses:
         text = clause.text
-        if clause.kind != "definition" and not _ALIAS_DEFINITION.search(text):
+        if clause.kind != "definition" and not definition.search(text):
             continue
         for sentence in re.split(r"(?<=[.;])\s+", text):
-            marker = _ALIAS_DEFINITION.search(sentence)
+            marker = definition.search(sentence)
             if marker is None:
                 continue
             names = [m.group(1).strip().lower() for m in _QUOTED.finditer(sentence, 0, marker.start())]
@@ -322,9 +319,9 @@ def _aliases(document: IndexedDocument, lexicon: Lexicon) -> list[tuple[frozense
     return groups
 
 
-def _referent(rest: str, lexicon: Lexicon) -> list[str]:
+def _referent(rest: str, lexicon: LanguagePack) -> list[str]:
     """The name a definition's right-hand side gives ("Basecamp, LLC"), without its corporate suffix."""
-    m = re.match(r"\s*(?:to\s+)?(?:the\s+)?((?:[A-Z0-9][\w&'-]*\s*,?\s*){1,4})", rest)
+    m = lexicon.pattern("editorial.referent").match(rest)
     if m is None:
         return []
     suffixes = corporate_suffixes(lexicon)
@@ -332,7 +329,7 @@ def _referent(rest: str, lexicon: Lexicon) -> list[str]:
     return [w for w in words if w not in suffixes]
 
 
-def corporate_suffixes(lexicon: Lexicon) -> frozenset[str]:
+def corporate_suffixes(lexicon: LanguagePack) -> frozenset[str]:
     """"llc", "inc", "ltd"...: what a company's name may gain or lose without naming another company."""
     return lexicon.memo("editorial.corporate_suffixes", lambda: frozenset(
         w.lower().rstrip(".") for w in lexicon.get("editorial.corporate_suffixes")))

@@ -5,7 +5,8 @@
 Stage outputs are cached in the :mod:`conflictkit.store`: a document's clauses by its normalized
 text and the segmenter/filter/embedder fingerprints; each clause text's vector by the embedder
 fingerprint and the text's hash (shared by all documents); the judged pairs by both indexes and
-the retriever/scorer/judge fingerprints. Thresholds are not part of any key, so a run with only a
+the retriever/scorer/judge fingerprints; every key also holds the installed code and rule data
+(:mod:`conflictkit.codekey`). Thresholds are not part of any key, so a run with only a
 threshold changed recomputes only the alignment (and re-judges the few runs of clauses it links,
 see :mod:`conflictkit.align`). Identical clause texts are settled before the
 judge (:mod:`conflictkit.identical`) and retrieval ranks only the clauses left unsettled, so only
@@ -27,12 +28,13 @@ import numpy as np
 
 from conflictkit import PIPELINE_VERSION, __version__
 from conflictkit.align import align
+from conflictkit.codekey import code_key
 from conflictkit.config import Config, config_data, dump_config
 from conflictkit.context import EMPTY, DocumentContext, build_context
 from conflictkit.errors import BackendError, InputError
 from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
-from conflictkit.lexicon import DEFAULT_LANGUAGE
+from conflictkit.lexicon import AUTO, LanguagePack, detect, load
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
 from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
 from conflictkit.progress import ProgressCallback, silent
@@ -96,6 +98,10 @@ class Engine:
         for component in self.components.values():
             if component is not None:
                 component.use_store(self.store)
+        self.pack: LanguagePack | None = None
+        """The language pack the stages read; with ``language: auto``, detected anew for each comparison."""
+        if config.language != AUTO:
+            self._use_language(load(config.language))
         self._warmed: set[str] = set()
         # The last few documents indexed by this engine, by index key and file hash: a batch compares
         # one reference with many inputs, and must not reload (or, uncached, recompute) it every time.
@@ -104,7 +110,7 @@ class Engine:
         # clauses against every input, and must not embed them again each time.
         self._recent_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._last_context: tuple[tuple, DocumentContext] | None = None
-        self.severity = table_of_config(config)
+        table_of_config(config)  # a severity table that cannot be read fails here, before any work
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -160,13 +166,20 @@ class Engine:
     def _fingerprints(self, *stages: str) -> list[str | None]:
         return [c.fingerprint if (c := self.components[s]) is not None else None for s in stages]
 
+    @property
+    def code_key(self) -> str:
+        """The installed code and rule data, in every key below (:mod:`conflictkit.codekey`): an upgrade,
+        an edited lexicon or an edited checkout never returns an old result. Every plugin counts, since
+        a cascade's judges may come from several."""
+        return code_key()
+
     def index_key(self, document: Document) -> str:
         normalized_hash = hashlib.sha256(document.normalized.encode("utf-8")).hexdigest()
         # Non-operative parts (footnotes, running headers) flag clauses: the same text read from
         # a file without them must not share the entry.
         non_operative = [] if document.source is None else \
             [(b.start, b.end, b.role) for b in document.source.blocks if b.role != "body"]
-        return key_of("index", PIPELINE_VERSION, normalized_hash, self.segmenter.reading_key(document),
+        return key_of("index", self.code_key, normalized_hash, self.segmenter.reading_key(document),
                       *self._fingerprints("segmenter", "filter", "embedder"), *([non_operative] if non_operative else []))
 
     def index(self, document: Document) -> IndexedDocument:
@@ -226,7 +239,7 @@ class Engine:
                 c if reason is None or c.kind == "definition" else c.model_copy(update={"filtered": reason})
                 for c, reason in zip(clauses, reasons, strict=True)
             ]
-        return flag_navigation(flag_non_operative(clauses, document), document.original)
+        return flag_navigation(flag_non_operative(clauses, document), document.original, self._language)
 
     def _check_clause_count(self, document: Document, clauses: list[Clause]) -> None:
         limit = self.config.limits.max_clauses
@@ -253,7 +266,9 @@ class Engine:
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         """One unit vector per text: each distinct text is looked up in the store, and embedded once if absent."""
-        prefix = f"{self.embedder.fingerprint}\n".encode()
+        package = self.registry.get("embedder", self.embedder.name).package
+        # the embedder's own package and what it requires: a new model library may embed differently
+        prefix = f"{self.embedder.fingerprint}\n{code_key([package], rules=False)}\n".encode()
         keys = [hashlib.sha256(prefix + text.encode("utf-8")).hexdigest() for text in texts]
         if self.store.enabled:
             values, _ = cached_values(
@@ -301,14 +316,14 @@ class Engine:
 
     def compare(self, reference_path: str, input_path: str) -> ComparisonResult:
         """Compare two files on disk."""
-        limit = self.config.limits.max_document_bytes
-        return self.compare_documents(read_document(reference_path, limit), read_document(input_path, limit))
+        limits = self.config.limits
+        return self.compare_documents(read_document(reference_path, limits), read_document(input_path, limits))
 
     def compare_revisions(self, path: str) -> ComparisonResult:
         """Compare a file's own original (every tracked change rejected) with its revised text (all accepted)."""
-        limit = self.config.limits.max_document_bytes
-        original = read_document(path, limit, revision="original")
-        revised = read_document(path, limit, revision="accepted")
+        limits = self.config.limits
+        original = read_document(path, limits, revision="original")
+        revised = read_document(path, limits, revision="accepted")
         if original.normalized == revised.normalized and revised.source is not None:
             revised.source.notes.append(f"{path} has no tracked changes that change its text: original and revised are the same")
         return self.compare_documents(original.model_copy(update={"path": f"{path} (original)"}),
@@ -324,6 +339,7 @@ class Engine:
         """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        self._detect_language(reference.normalized, input.normalized)
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
         # identical pairs are settled first, so the pair limit counts only what retrieval will rank
@@ -355,7 +371,7 @@ class Engine:
         return result
 
     def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument) -> str:
-        return key_of("pairs", PIPELINE_VERSION, self.index_key(ref.document), self.index_key(inp.document),
+        return key_of("pairs", self.code_key, self.index_key(ref.document), self.index_key(inp.document),
                       *self._fingerprints("retriever", "scorer", "judge"))
 
     def _judged_pairs(
@@ -423,7 +439,21 @@ class Engine:
 
     @property
     def _language(self) -> str:
-        return str(getattr(self.judge.options, "language", None) or DEFAULT_LANGUAGE)
+        return self.pack.language if self.pack is not None else load().language
+
+    def _use_language(self, pack: LanguagePack) -> None:
+        """Hand every stage that reads words the pack (its fingerprint keys their cached work)."""
+        self.pack = pack
+        for component in self.components.values():
+            if component is not None:
+                component.use_language(pack)
+
+    def _detect_language(self, *texts: str) -> None:
+        """``language: auto``: the pack the texts are written in (:func:`conflictkit.lexicon.detect`)."""
+        if self.config.language == AUTO:
+            code = detect(list(texts))
+            if self.pack is None or self.pack.language != code:
+                self._use_language(load(code))
 
     def _judge(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument,
                context: DocumentContext | None = None) -> list[Judgement]:
@@ -455,9 +485,9 @@ class Engine:
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
-        findings = build_findings(alignment, ref, inp)
+        findings = build_findings(alignment, ref, inp, self.pack)
         checked = ground_findings(findings, ref, inp)
-        severity = table_of_config(config)
+        severity = table_of_config(config, self._language)
         findings = assess_findings(findings, severity, ref, inp)
         report = build_report(ref, inp, findings, alignment, candidates, judgements, checked, thresholds.model_dump())
         report["alignment"] = config.alignment.model_dump()
@@ -529,8 +559,9 @@ class Engine:
         The key holds the original files' hashes (spans index the original text, not the
         normalized one) and the thresholds; a saved report was grounded when it was made.
         """
-        key = key_of("report", PIPELINE_VERSION, ref.document.sha256, inp.document.sha256,
-                     pairs_key, self.config.thresholds.model_dump(), self.config.alignment.model_dump(), self.severity.fingerprint)
+        key = key_of("report", self.code_key, ref.document.sha256, inp.document.sha256, pairs_key,
+                     self.config.thresholds.model_dump(), self.config.alignment.model_dump(),
+                     table_of_config(self.config, self._language).fingerprint)
         cached = self.store.get_json("report", key)
         if cached is not None and {"report", "pairs"} <= set(cached):
             for side, document in (("reference", ref.document), ("input", inp.document)):
@@ -555,6 +586,7 @@ class Engine:
         """Judge clause pairs given as texts (benchmarks): each pair is one candidate, no retrieval."""
         if not pairs:
             return []
+        self._detect_language(*(text for pair in pairs for text in pair))
         ref = self._clauses_document([a for a, _ in pairs], "reference")
         inp = self._clauses_document([b for _, b in pairs], "input")
         candidates = []
@@ -607,6 +639,7 @@ class Engine:
             "pipeline_version": PIPELINE_VERSION,
             "config": config_data(config),
             "config_yaml": dump_config(config),
+            "language": self._language,
             "backends": backends,
             "usage": usage,
         }

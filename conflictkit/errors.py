@@ -27,6 +27,17 @@ class InputError(UserError):
     """A document that cannot be read or compared (missing, empty, binary, wrong encoding...)."""
 
 
+class LimitError(InputError):
+    """An input over one of the budgets it is held to (the config's ``limits:``), refused before the
+    work it would cost grows memory or time; the message names the limit to raise."""
+
+
+def over_limit(subject: str, amount: str, key: str, limit: str, fix: str = "split it") -> LimitError:
+    """The one-line refusal of an input over ``limits.<key>``: "x.pdf has 9,000 pages, over the limit
+    of 5,000; split it, or raise limits.max_pages in the config"."""
+    return LimitError(f"{subject} has {amount}, over the limit of {limit}; {fix}, or raise limits.{key} in the config")
+
+
 class ConfigError(UserError):
     """A configuration that fails validation; the message lists every problem with its YAML path.
 
@@ -65,6 +76,13 @@ class ModelNotAvailableError(UserError):
 
 class BackendError(ConflictkitError):
     """A backend failed at run time (an API error, a model that cannot be loaded...)."""
+
+
+class ResponseError(BackendError):
+    """A hosted API answered, but not with what its endpoint promises (an HTML page, malformed JSON,
+    a NaN score, a vector of the wrong size): exit 2, and nothing of that answer is cached."""
+
+    exit_code = EXIT_USAGE
 
 
 class GroundingError(ConflictkitError):

@@ -73,5 +73,11 @@ def register_batch_engines(register):
 
 
 @hookspec
+def register_families(register):
+    """Register rule families of the legal-atoms judge (:class:`conflictkit.judges.atoms.family.Family`),
+    one ``register(FAMILY)`` each; the built-in families (negation, modality, numbers...) come the same way."""
+
+
+@hookspec
 def register_commands(cli):
     """Add click commands to the ``conflictkit`` command group (e.g. ``models``)."""

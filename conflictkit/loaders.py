@@ -11,13 +11,15 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from conflictkit.errors import InputError, MissingDependencyError, plugin_install_hint
 from conflictkit.model import Clause, Document, DocumentSource
 from conflictkit.normalize import normalize
 from conflictkit.stages import LoadedText, Loader, Revision
 
-DEFAULT_MAX_BYTES = 20_000_000
+if TYPE_CHECKING:
+    from conflictkit.config import Limits
 
 # Formats that are not text: named so the message can say what to do instead.
 _BINARY_SIGNATURES: dict[bytes, str] = {
@@ -57,14 +59,43 @@ def describe_binary(data: bytes) -> str | None:
     for signature, kind in _BINARY_SIGNATURES.items():
         if data.startswith(signature):
             return kind
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "UTF-16 text"
+    wide = _wide_encoding(data)
+    if wide:
+        return f"{wide} text"
     if b"\x00" in data:
         return "binary data"
     sample = data[:8192]
     controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
     if sample and controls / len(sample) > 0.1:
         return "binary data"
+    return None
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"UTF-32" or "UTF-16" for text in those encodings (by byte-order mark, else by where its NULs fall), else None.
+
+    UTF-32's little-endian mark starts like UTF-16's (FF FE), so it is checked first; without a mark,
+    mostly-ASCII text has a NUL in three of every four bytes (UTF-32) or in every other byte (UTF-16).
+    """
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    sample = data[: 4096 - 4096 % 4]
+    if len(sample) < 8 or b"\x00" not in sample:
+        return None
+    lanes = [sample[offset::4] for offset in range(4)]
+    nul_at = [lane.count(0) / len(lane) for lane in lanes]
+
+    def texty(lane: bytes) -> bool:  # the lane holding the characters: printable, not NUL
+        return sum(1 for b in lane if b >= 32 or b in (9, 10, 13)) / len(lane) > 0.9
+
+    for lane in range(4):  # three lanes nearly all NUL, the fourth text
+        if all(nul_at[o] > 0.9 for o in range(4) if o != lane) and texty(lanes[lane]):
+            return "UTF-32"
+    for parity in range(2):
+        if min(nul_at[1 - parity], nul_at[3 - parity]) > 0.9 and texty(sample[parity::2]):
+            return "UTF-16"
     return None
 
 
@@ -86,8 +117,9 @@ def too_big_message(name: str, size: int, limit: int) -> str:
 def decode_text(data: bytes, name: str) -> str:
     """The UTF-8 text of a text file (BOM dropped), or InputError saying what the file is instead."""
     kind = describe_binary(data)
-    if kind == "UTF-16 text":
-        raise InputError(f"{name} is UTF-16 text; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
+    if kind in ("UTF-16 text", "UTF-32 text"):
+        encoding = kind.split()[0]
+        raise InputError(f"{name} is {kind}; convert it to UTF-8 (e.g. iconv -f {encoding} -t UTF-8)")
     if kind is not None:
         raise InputError(f"{name} looks like {kind}, not a text document; "
                          "give it its own extension (.pdf, .docx) or convert it to Markdown or plain text (.md, .txt)")
@@ -152,15 +184,28 @@ def loader_for(name: str, data: bytes, loaders: list[type[Loader]] | None = None
     return text_loaders[0]
 
 
-def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES,
+def _limits(limits: Limits | int | None) -> Limits:
+    from conflictkit.config import Limits
+
+    if limits is None:
+        return Limits()
+    return Limits(max_document_bytes=limits) if isinstance(limits, int) else limits
+
+
+def document_from_bytes(data: bytes, name: str, limits: Limits | int | None = None,
                         revision: Revision = "accepted") -> Document:
-    """Check a document's bytes and read them with its loader; raise InputError saying what is wrong and what to do."""
-    if len(data) > max_bytes:
-        raise InputError(too_big_message(name, len(data), max_bytes))
+    """Check a document's bytes and read them with its loader; raise InputError saying what is wrong and what to do.
+
+    ``limits`` are the budgets the loader holds (the config's ``limits:``; an int is ``max_document_bytes``).
+    """
+    limits = _limits(limits)
+    if len(data) > limits.max_document_bytes:
+        raise InputError(too_big_message(name, len(data), limits.max_document_bytes))
     cls = loader_for(name, data)
     if revision != "accepted" and not cls.reads_revisions:
         raise InputError(f"{name}: --revisions needs a file with tracked changes (.docx); {cls.name} files have none")
     loader = cls()
+    loader.use_limits(limits)
     loader.warm_up()
     loaded: LoadedText = loader.load(data, name, revision)
     if not loaded.text.strip():
@@ -171,11 +216,20 @@ def document_from_bytes(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYT
     return document
 
 
-def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES,
+def read_document(path: str | os.PathLike[str], limits: Limits | int | None = None,
                   revision: Revision = "accepted") -> Document:
-    """Read a document from disk with the loader of its format (Markdown, text, HTML, and the plugins')."""
+    """Read a document from disk with the loader of its format (Markdown, text, HTML, and the plugins').
+
+    ``limits`` as for :func:`document_from_bytes`.
+    """
+    limits = _limits(limits)
+    max_bytes = limits.max_document_bytes
     file = Path(path)
-    if not file.exists():
+    try:
+        exists = file.exists()
+    except PermissionError:  # a folder on the way that may not be searched
+        raise InputError(f"{path}: permission denied; check the permissions of the file and its folders") from None
+    if not exists:
         raise InputError(f"{path}: no such file")
     if file.is_dir():
         raise InputError(f"{path} is a directory; give a document file (.md, .txt, .html, .docx, .pdf)")
@@ -190,7 +244,7 @@ def read_document(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYT
         raise InputError(f"{path}: permission denied; check the file's permissions") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return document_from_bytes(data, str(path), max_bytes, revision)
+    return document_from_bytes(data, str(path), limits, revision)
 
 
 def flag_non_operative(clauses: list[Clause], document: Document) -> list[Clause]:

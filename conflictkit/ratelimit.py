@@ -1,6 +1,6 @@
 """Living with a remote API's rate limit: adaptive concurrency (AIMD) and jittered backoff.
 
-Shared by the backends that call hosted models (Isaacus, OpenAI-compatible endpoints).
+Used by :mod:`conflictkit.remote`, through which every backend that calls a hosted API sends its requests.
 
 A 429 halves the number of requests allowed in flight (never below one); each success adds
 ``1/limit``, so the limit grows back by about one per round of requests (TCP's congestion rule).
@@ -72,7 +72,7 @@ def advertised_delay(headers: Mapping[str, str] | None) -> float | None:
 
 
 def backoff_delay(attempt: int, advertised: float | None, rng: random.Random | None = None,
-                  base: float = BACKOFF_BASE) -> float:
+                  base: float = BACKOFF_BASE, cap: float = BACKOFF_CAP) -> float:
     """How long to wait before try ``attempt + 1`` of a request that got a 429 (or a 5xx, a timeout).
 
     The advertised delay plus up to 20% (never earlier than asked), else full jitter over an
@@ -81,5 +81,5 @@ def backoff_delay(attempt: int, advertised: float | None, rng: random.Random | N
     draw = (rng or random).random()
     if advertised is not None:
         return advertised * (1.0 + 0.2 * draw)
-    window = min(BACKOFF_CAP, base * 2**attempt)
+    window = min(cap, base * 2**attempt)
     return window * (0.5 + 0.5 * draw)

@@ -8,10 +8,12 @@ installed plugins load (comma-separated entry-point names; empty string loads no
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import sys
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Any
 
 import pluggy
 
@@ -20,6 +22,7 @@ from conflictkit.errors import ConfigError, UnknownBackendError, plugin_install_
 from conflictkit.stages import STAGE_CLASSES, Component, Loader, Renderer, StageName
 
 ENTRY_POINT_GROUP = "conflictkit"
+_GENERATIONS = itertools.count(1)
 
 # Built-in plugin modules, each registering the backends it defines (simonw/llm style).
 DEFAULT_PLUGINS: tuple[str, ...] = (
@@ -63,10 +66,39 @@ class BackendInfo:
 
 
 class Registry:
-    """Backends by stage and name. Refuses duplicates; an unknown name lists the available ones."""
+    """Backends by stage and name, and the legal-atoms judge's rule families. Refuses duplicates; an
+    unknown name lists the available ones."""
 
     def __init__(self) -> None:
         self._backends: dict[StageName, dict[str, BackendInfo]] = {stage: {} for stage in STAGE_CLASSES}
+        self._families: dict[str, tuple[Any, str]] = {}
+        self.generation = next(_GENERATIONS)
+        """Which registry this is: what is derived from its families (the judge's options) is keyed by it."""
+
+    def add_family(self, family: Any, package: str) -> None:
+        """A rule family of the legal-atoms judge, from ``package``; a second family of one name is refused."""
+        from conflictkit.judges.atoms.family import Family
+
+        if not isinstance(family, Family):
+            raise ConfigError(f"{package}: register_families registered {family!r}, not a Family")
+        existing = self._families.get(family.name)
+        if existing is not None and existing[0] is not family:
+            raise ConfigError(f"rule family {family.name!r} is registered twice: by {existing[1]} and by {package}; "
+                              "uninstall one of them or rename the family")
+        providers = {name: other for other, _ in self._families.values() if other is not family for name in other.facts}
+        clash = next((name for name in family.facts if name in providers), None)
+        if clash is not None:
+            raise ConfigError(f"{package}: family {family.name!r} provides the fact {clash!r}, which family "
+                              f"{providers[clash].name!r} provides already")
+        self._families[family.name] = (family, package)
+
+    def families(self) -> tuple[Any, ...]:
+        """Every registered rule family, in extraction order (``claims``, then name)."""
+        return tuple(sorted((f for f, _ in self._families.values()), key=lambda f: (f.claims, f.name)))
+
+    def family_package(self, name: str) -> str:
+        """The package that registered the family ``name``."""
+        return self._families[name][1]
 
     def add(self, cls: type[Component], package: str) -> None:
         stage = getattr(cls, "stage", None)
@@ -182,6 +214,11 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
         "explainer": pm.hook.register_explainers,
         "renderer": pm.hook.register_renderers,
     }
+    for impl in pm.hook.register_families.get_hookimpls():
+        def register_family(family: Any, _package: str = _package_of(impl.plugin, dists)) -> None:
+            registry.add_family(family, _package)
+
+        impl.function(register=register_family)
     for stage, hook in hooks.items():
         for impl in hook.get_hookimpls():
             package = _package_of(impl.plugin, dists)

@@ -27,6 +27,8 @@ from conflictkit.context import DocumentContext
 from conflictkit.model import CandidatePair, Clause, Document, DocumentSource, IndexedDocument, Judgement
 
 if TYPE_CHECKING:
+    from conflictkit.config import Limits
+    from conflictkit.lexicon import LanguagePack
     from conflictkit.store import Store
 
 StageName = Literal["loader", "segmenter", "filter", "embedder", "retriever", "scorer", "judge", "explainer", "renderer"]
@@ -54,8 +56,12 @@ class Component(ABC):
     stage: ClassVar[StageName]
     Options: ClassVar[type[Options]] = Options
     version: ClassVar[str] = "1"
+    reads_words: ClassVar[bool] = False
+    """Whether the backend reads the words of a language (a segmenter's definitions, a filter's notes, a
+    judge's negators): the engine hands it the comparison's language pack (:meth:`use_language`), and
+    the pack's fingerprint joins the backend's, so cached work is redone when the pack changes."""
 
-    def __init__(self, options: Options | dict | None = None) -> None:
+    def __init__(self, options: Options | dict | None = None, language: str | LanguagePack | None = None) -> None:
         if options is None:
             options = {}
         if isinstance(options, dict):
@@ -63,6 +69,25 @@ class Component(ABC):
         self.options = options
         self.store: Store | None = None
         self._warm = False
+        self._language: LanguagePack | None = None
+        if language is not None:
+            self.use_language(language)
+
+    def use_language(self, language: str | LanguagePack) -> None:
+        """Read the words of ``language`` (a code such as "en", or a pack) from now on; a code with no
+        pack, or a malformed pack, raises :class:`conflictkit.lexicon.LexiconError`."""
+        from conflictkit.lexicon import load
+
+        self._language = load(language) if isinstance(language, str) else language
+
+    @property
+    def language(self) -> LanguagePack:
+        """The language pack the backend reads: the one the engine handed it, else the default language's."""
+        if self._language is None:
+            from conflictkit.lexicon import DEFAULT_LANGUAGE, load
+
+            self._language = load(DEFAULT_LANGUAGE)
+        return self._language
 
     def use_store(self, store: Store | None) -> None:
         """Give the backend the engine's cache (remote answers, model outputs); None disables caching."""
@@ -81,15 +106,18 @@ class Component(ABC):
     @property
     def fingerprint(self) -> str:
         """Identifies this backend and its options in cache keys and params.json."""
-        payload = json.dumps(
-            {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")},
-            sort_keys=True,
-        )
+        described = {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")}
+        if self.reads_words:
+            described["language"] = self.language.fingerprint
+        payload = json.dumps(described, sort_keys=True)
         return f"{self.name}@{self.version}:{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
 
     def describe(self) -> dict:
-        """What params.json records about this backend (model ids, versions...)."""
-        return {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")}
+        """What params.json records about this backend (model ids, versions, the language it read...)."""
+        described = {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")}
+        if self.reads_words:
+            described["language"] = self.language.language
+        return described
 
     def usage(self) -> dict:
         """Resource usage since construction (requests, tokens, cost); empty for local backends."""
@@ -126,6 +154,22 @@ class Loader(Component):
     def sniff(cls, data: bytes) -> bool:
         """Whether ``data`` is in this loader's format whatever the file is called."""
         return False
+
+    _limits: Limits | None = None
+
+    def use_limits(self, limits: Limits) -> None:
+        """The budgets to hold while reading (the config's ``limits:``): pages, paragraphs, unpacked bytes.
+        A loader refuses a file over one with :func:`~conflictkit.errors.over_limit` before its memory grows."""
+        self._limits = limits
+
+    @property
+    def limits(self) -> Limits:
+        """The budgets given by :meth:`use_limits`, else the defaults."""
+        if self._limits is None:
+            from conflictkit.config import Limits
+
+            self._limits = Limits()
+        return self._limits
 
     @abstractmethod
     def load(self, data: bytes, name: str, revision: Revision = "accepted") -> LoadedText: ...

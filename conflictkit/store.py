@@ -1,6 +1,9 @@
 """The embedded cache: one SQLite file under the user cache directory.
 
-Keys live in namespaces (``index``, ``report``, ``isaacus.embeddings``...). Writes are atomic
+Keys live in namespaces (``index``, ``report``, ``isaacus.embeddings``...). The file's schema is
+checked once when it is opened: one of an earlier layout is migrated in place, one this code
+cannot read (another program's tables, a newer conflictkit's layout) is moved aside, kept, and a
+fresh one started, each with one warning, so no run after it warns again. Writes are atomic
 (one transaction each) and safe with two processes (WAL, a short busy timeout). The cache is never
 fatal: a file SQLite reports as damaged (at open or on any later read or write) is checked with
 ``PRAGMA quick_check`` and, when damaged, moved aside once and recreated; a write that another
@@ -38,6 +41,8 @@ CREATE TABLE IF NOT EXISTS entries (
     PRIMARY KEY (namespace, key)
 )
 """
+SCHEMA_VERSION = 1  # PRAGMA user_version of a file this code wrote (0: written before it was set)
+COLUMNS = ("namespace", "key", "value", "checksum", "created")
 
 
 OPEN_WAIT = 2.0  # seconds opening or reading may wait for another process's lock
@@ -101,7 +106,8 @@ class Store:
             self._local.conn, self._local.generation = conn, self._generation
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute(SCHEMA)
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name='entries'").fetchone():
+                self._settle_schema(conn)  # the file was replaced or removed since it was opened: a fresh one
         return conn
 
     def _open_or_recover(self) -> None:
@@ -109,6 +115,10 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = self._connect()
+            if self._settle_schema(conn) == "foreign":
+                self._move_aside("holds tables this version cannot use", "foreign")
+                conn = self._connect()
+                self._settle_schema(conn)
             conn.execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
         except sqlite3.DatabaseError as exc:
             if _is_lock(exc):
@@ -119,6 +129,54 @@ class Store:
         except OSError as exc:
             _warn(f"cannot create cache directory {self.path.parent} ({exc}); running without the cache")
             self._disabled = True
+
+    def _settle_schema(self, conn: sqlite3.Connection) -> str:
+        """``"current"`` (created fresh, or already this layout), ``"migrated"`` (an earlier layout of
+        ours brought up to date) or ``"foreign"`` (tables or a layout this code does not know)."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")}
+        if not tables:
+            with conn:
+                conn.execute(SCHEMA)
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            return "current"
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(entries)")}
+        if tables != {"entries"} or version > SCHEMA_VERSION or not {"namespace", "key", "value"} <= columns \
+                or not columns <= set(COLUMNS):
+            return "foreign"
+        if columns == set(COLUMNS) and version == SCHEMA_VERSION:
+            return "current"
+        self._migrate(conn, columns)
+        return "migrated"
+
+    def _migrate(self, conn: sqlite3.Connection, columns: set[str]) -> None:
+        """An earlier layout of ours (no checksum or creation time, or no version set) brought up to date, in one transaction."""
+        if columns == set(COLUMNS):  # the layout is this one: only the version was never written
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            return
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ALTER TABLE entries RENAME TO entries_before_migration")
+            conn.execute(SCHEMA)
+            now = time.time()
+            rows = conn.execute("SELECT namespace, key, value FROM entries_before_migration").fetchall()
+            conn.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)",
+                             [(ns, key, bytes(value), hashlib.sha256(bytes(value)).hexdigest(), now)
+                              for ns, key, value in rows if isinstance(value, (bytes, memoryview))])
+            conn.execute("DROP TABLE entries_before_migration")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        _warn(f"cache {self.path} had an earlier layout; migrated it")
+
+    def _move_aside(self, why: str, tag: str) -> None:
+        """Rename the file (kept, never deleted) and start a fresh one in its place; connections reopen."""
+        assert self.path is not None
+        self.close()
+        self._generation += 1
+        aside = self.path.with_name(f"{self.path.name}.{tag}-{int(time.time())}")
+        _warn(f"cache {self.path} {why}; moved it to {aside.name} and starting a fresh one")
+        os.replace(self.path, aside)
+        for suffix in ("-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
     def _heal(self, exc: sqlite3.DatabaseError) -> str:
         """After an error that may mean a damaged file: check it, and if damaged move it aside once.
@@ -140,13 +198,11 @@ class Store:
                 self._disabled = True
                 return "disabled"
             self._healed = True
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-            _warn(f"cache {self.path} is corrupt ({damage}); moved it to {aside.name} and starting a fresh one")
             try:
-                os.replace(self.path, aside)
-                for suffix in ("-wal", "-shm"):
-                    Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-                self._connect().execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
+                self._move_aside(f"is corrupt ({damage})", "corrupt")
+                conn = self._connect()
+                self._settle_schema(conn)
+                conn.execute("SELECT count(*) FROM entries LIMIT 1").fetchone()
             except (OSError, sqlite3.DatabaseError) as exc2:
                 _warn(f"cannot recreate cache {self.path} ({exc2}); running without the cache")
                 self._disabled = True

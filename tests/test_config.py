@@ -173,3 +173,28 @@ def test_duplicate_keys_are_refused_with_path_and_line(tmp_path):
 
     recursive = load_yaml("a: &a [1, *a]\nb: {x: 1, <<: {y: 2}}\n")  # anchors, aliases and merge keys still load
     assert recursive["a"][1] is recursive["a"] and recursive["b"] == {"x": 1, "y": 2}
+
+
+def test_the_language_is_chosen_once_at_the_top_and_checked_before_any_work():
+    assert resolve({}).language == "en" and resolve({"language": "auto"}).language == "auto"
+    with pytest.raises(ConfigError, match=r"\(1 problem\): language: no language pack for 'xx' \(available: .*en"):
+        resolve({"language": "xx"})
+
+
+def test_a_judge_language_option_of_an_older_config_is_the_top_level_language():
+    config = resolve({"pipeline": {"judge": {"use": "legal-atoms", "options": {"language": "en", "floor": 0.05}}}})
+    assert config.language == "en"
+    assert "language" not in config.pipeline.judge.options and config.pipeline.judge.options["floor"] == 0.05
+
+
+@pytest.mark.parametrize("text", [
+    "pipeline: " + "[" * 10_000 + "]" * 10_000,
+    "pipeline: " + "{a: " * 10_000 + "1" + "}" * 10_000,
+    "pipeline:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(100)),
+])
+def test_a_config_nested_thousands_deep_is_one_clear_error(tmp_path, text):
+    """PyYAML composes recursively: 10,000 levels used to be a RecursionError (exit 1)."""
+    path = tmp_path / "deep.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=r"is not valid YAML at line \d+, column \d+: nested more than 64 levels deep"):
+        load_config(path)

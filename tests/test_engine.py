@@ -170,3 +170,24 @@ def test_a_cascade_reports_each_judge_as_a_step_of_its_own():
     comparison.advance(10, 10)
     assert seen == [("judge llm", 3, 10), ("judge", 10, 10)]
     Comparison(reference=doc, input=doc).advance(1, 2)  # no progress callback: nothing to tell, no error
+
+
+def test_auto_reads_each_comparison_in_its_own_language(tmp_path, monkeypatch):
+    """language: auto detects the pack per comparison; every stage that reads words is handed it."""
+    from conflictkit import lexicon
+    from conflictkit.testing.packs import derived_pack
+
+    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(tmp_path))
+    lexicon.load.cache_clear()
+    try:
+        derived_pack(tmp_path, "de_test", changes={"pack.detection_words": [
+            "der", "die", "das", "und", "ist", "nicht", "den", "von", "zu", "mit", "des", "im"]})
+        engine = Engine(resolve({**FAST_CONFIG, "language": "auto"}))
+        german = engine.compare_texts("Der Lieferant liefert die Ware an den Käufer.", "Der Lieferant liefert die Ware nicht.")
+        assert german.params["language"] == "de_test"
+        assert {engine.segmenter.language.language, engine.filter.language.language, engine.judge.language.language} == {"de_test"}
+        english = engine.compare_texts("The Supplier shall deliver the Goods.", "The Supplier shall not deliver the Goods.")
+        assert english.params["language"] == "en" and engine.judge.language.language == "en"
+        assert german.params["backends"]["judge"]["fingerprint"] != english.params["backends"]["judge"]["fingerprint"]
+    finally:
+        lexicon.load.cache_clear()

@@ -34,6 +34,10 @@ def test_bom_is_dropped(tmp_path):
         (b"PK\x03\x04rest", "zip archive"),
         (b"\x00\x01\x02\x03binary", "binary"),
         (b"\xff\xfeH\x00i\x00", "UTF-16"),
+        ("1. Customer shall pay.\n".encode("utf-32"), r"is UTF-32 text; convert it to UTF-8 \(e.g. iconv -f UTF-32"),  # BOM FF FE 00 00
+        ("1. Customer shall pay.\n".encode("utf-32-be"), "is UTF-32 text"),  # no byte-order mark
+        ("1. Customer shall pay.\n".encode("utf-16-le"), "is UTF-16 text"),  # no byte-order mark
+        (b"\x00" * 4096, "binary data"),  # NULs alone are no text in any encoding
         ("Caf\u00e9 clause".encode("latin-1"), "not valid UTF-8 \\(byte 0xe9 at offset 3\\)"),
     ],
 )
@@ -60,9 +64,9 @@ def test_unreadable(tmp_path):
 def test_size_limit(tmp_path):
     path = write(tmp_path, "big.md", b"word " * 1000)
     with pytest.raises(InputError, match="over the"):
-        read_document(path, max_bytes=100)
+        read_document(path, 100)
     with pytest.raises(InputError, match="over the"):
-        document_from_bytes(b"x" * 200, "upload", max_bytes=100)
+        document_from_bytes(b"x" * 200, "upload", 100)
 
 
 def test_nul_byte_after_the_first_8_kib_is_refused(tmp_path):
@@ -120,5 +124,5 @@ def test_source_locate_spans_pages_and_unions_boxes():
 def test_size_limit_message_reads_right_at_any_scale(tmp_path, size, limit, expected):
     """A byte-sized limit used to read "0.0 MB, over the 0 MB limit"."""
     with pytest.raises(InputError) as err:
-        document_from_bytes(b"x" * size, "upload", max_bytes=limit)
+        document_from_bytes(b"x" * size, "upload", limit)
     assert expected in str(err.value)

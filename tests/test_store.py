@@ -174,3 +174,53 @@ def test_write_under_another_process_lock_gives_up_quickly(tmp_path, capsys):
     assert capsys.readouterr().err.count("locked by another process") == 1
     store.put("ns", "after", b"v")  # the lock gone, writes work again
     assert store.get("ns", "after") == b"v"
+
+
+def _file_with(path, *statements, rows=()):
+    with sqlite3.connect(path) as conn:
+        for statement in statements:
+            conn.execute(statement)
+        for row in rows:
+            conn.execute(f"INSERT INTO {row[0]} VALUES ({','.join('?' * (len(row) - 1))})", row[1:])
+
+
+def test_an_earlier_layout_is_migrated_once_and_keeps_its_entries(tmp_path, capsys):
+    path = tmp_path / "c.sqlite"
+    _file_with(path, "CREATE TABLE entries (namespace TEXT, key TEXT, value BLOB, PRIMARY KEY (namespace, key))",
+               rows=[("entries", "a", "k", b"old value")])
+    store = Store(path)
+    assert store.get("a", "k") == b"old value"
+    store.put("a", "k2", b"new")
+    assert capsys.readouterr().err.count("had an earlier layout; migrated it") == 1
+    again = Store(path)
+    assert again.get("a", "k2") == b"new" and capsys.readouterr().err == ""  # the next run is silent
+
+
+def test_a_file_of_the_current_layout_without_a_version_is_used_silently(tmp_path, capsys):
+    path = tmp_path / "c.sqlite"
+    Store(path).put("a", "k", b"v")
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version=0")  # as every release before the version was written
+    assert Store(path).get("a", "k") == b"v" and capsys.readouterr().err == ""
+
+
+def test_a_foreign_or_newer_file_is_moved_aside_once_and_kept(tmp_path, capsys):
+    """Another program's tables (or a newer conflictkit's layout) used to warn on every run, forever."""
+    for n, statements in enumerate([
+        ("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)", "INSERT INTO notes (body) VALUES ('keep me')"),
+        ("CREATE TABLE entries (id INTEGER PRIMARY KEY, body TEXT)", "INSERT INTO entries (body) VALUES ('keep me')"),
+        ("CREATE TABLE entries (namespace TEXT, key TEXT, value BLOB, checksum TEXT, created REAL)",
+         "PRAGMA user_version=99"),
+    ]):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        _file_with(folder / "c.sqlite", *statements)
+        store = Store(folder / "c.sqlite")
+        store.put("a", "k", b"v")
+        assert store.get("a", "k") == b"v"
+        err = capsys.readouterr().err
+        assert err.count("warning") == 1 and "moved it to c.sqlite.foreign-" in err
+        (aside,) = [p for p in folder.iterdir() if ".foreign-" in p.name]
+        with sqlite3.connect(aside) as conn:  # nothing of it was lost
+            assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] >= 1
+        assert Store(folder / "c.sqlite").get("a", "k") == b"v" and capsys.readouterr().err == ""

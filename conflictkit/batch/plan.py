@@ -7,6 +7,7 @@ import glob
 import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ class BatchPair:
 def folder_name(reference: str, input: str) -> str:
     """A readable, stable folder name: the input's stem plus a short hash of both paths."""
     stem = _UNSAFE.sub("-", Path(input).stem).strip("-")[:60] or "input"
-    digest = hashlib.sha256(f"{os.path.abspath(reference)}\0{os.path.abspath(input)}".encode()).hexdigest()[:8]
+    digest = hashlib.sha256(os.fsencode(f"{os.path.abspath(reference)}\0{os.path.abspath(input)}")).hexdigest()[:8]
     return f"{stem}-{digest}"
 
 
@@ -94,7 +95,21 @@ def pairs_from_manifest(manifest: str) -> list[BatchPair]:
 
 
 def _with_folders(pairs: list[tuple[str, str]]) -> list[BatchPair]:
+    _refuse_special_files(dict.fromkeys(path for pair in pairs for path in pair))
     return [BatchPair(reference=r, input=i, folder=folder_name(r, i)) for r, i in pairs]
+
+
+def _refuse_special_files(paths) -> None:
+    """A device (/dev/zero), FIFO or socket is refused before the batch starts: reading it never ends
+    (or never begins). A missing file is left to fail its own pair."""
+    for path in paths:
+        try:
+            mode = os.stat(path).st_mode  # stat opens nothing: a FIFO with no writer does not block it
+        except OSError:
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+            raise UserError(f"{path} is {kind}, not a regular file; give document files (copy a stream to a file first)")
 
 
 def file_digest(path: str) -> str | None:

@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conflictkit import PIPELINE_VERSION, __version__
+from conflictkit.codekey import code_key
 from conflictkit.batch.engines import BatchEngine
 from conflictkit.batch.plan import BatchPair, file_digest
-from conflictkit.batch.summary import write_summary
+from conflictkit.batch.summary import check_summary, write_summary
 from conflictkit.batch.worker import PairOutcome
 from conflictkit.errors import UserError
 from conflictkit.report.writer import REPORT_FILES, write_set
@@ -66,11 +66,11 @@ def subject_labels(config_data: dict) -> dict[str, str]:
 
 
 def pair_key(pair: BatchPair, config_data: dict) -> str | None:
-    """What a pair's saved report was made from: both files' bytes, the resolved config and the versions."""
+    """What a pair's saved report was made from: both files' bytes, the resolved config, the code and rule data."""
     ref, inp = file_digest(pair.reference), file_digest(pair.input)
     if ref is None or inp is None:
         return None
-    return key_of("batch", __version__, PIPELINE_VERSION, ref, inp, config_data)
+    return key_of("batch", code_key(), ref, inp, config_data)
 
 
 def saved_outcome(out_dir: Path, pair: BatchPair, key: str | None) -> PairOutcome | None:
@@ -112,6 +112,7 @@ def run_batch(
 ) -> BatchResult:
     """Run every pair not already done (unless ``force``), write its folder, then the summary (even after an interrupt)."""
     directory = prepare_out_dir(out_dir)
+    check_summary(directory)  # before an hour of work, not after it
     result = BatchResult()
     keys = {p.folder: pair_key(p, config_data) for p in pairs}
     todo = []

@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 from conflictkit.batch.portfolio import PortfolioRow, portfolio_css, render_portfolio
 from conflictkit.batch.worker import PairOutcome
+from conflictkit.report.sets import check_beside, write_beside
 from conflictkit.report.severity import SEVERITIES
-from conflictkit.report.writer import atomic_write
 
 SUMMARY_SCHEMA = "conflictkit.batch-summary/1"
 COLUMNS = ("input", "reference", "status", "deviation", "missing", "added", "max_p_conflict", "top_reasons", "error", "folder",
@@ -101,18 +101,31 @@ def render_html(rows: list[dict], labels: dict[str, str] | None = None) -> str:
     )
 
 
+SUMMARY_FILES = ("summary.csv", "summary.json", "summary.html")
+
+
+def earlier_summary(folder: Path) -> bool:
+    """Whether ``folder`` holds a summary written before conflictkit kept a manifest of it (its JSON says so)."""
+    try:
+        return json.loads((folder / "summary.json").read_text(encoding="utf-8")).get("schema") == SUMMARY_SCHEMA
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def check_summary(out_dir: Path) -> None:
+    """Refuse, before any work, an --out whose summary files conflictkit did not write."""
+    check_beside(out_dir, list(SUMMARY_FILES), earlier_summary)
+
+
 def write_summary(out_dir: Path, outcomes: Sequence[PairOutcome], labels: dict[str, str] | None = None) -> list[Path]:
-    """summary.csv, summary.json and summary.html; ``labels`` name the severity table's clause subjects."""
+    """summary.csv, summary.json and summary.html, each replacing only a summary conflictkit wrote;
+    ``labels`` name the severity table's clause subjects."""
     rows = summary_rows(outcomes)
     for row in rows:
         if row["status"] == "ok" and not row["findings"] and any(row[k] for k in ("deviation", "missing", "added", "moved")):
             row["findings"] = _saved_findings(out_dir / row["folder"])  # a pair kept from a run that saved no digest
-    written = []
-    for name, content in (("summary.csv", render_csv(rows)), ("summary.json", render_json(rows)),
-                          ("summary.html", render_html(rows, labels))):
-        atomic_write(out_dir / name, content)
-        written.append(out_dir / name)
-    return written
+    contents = (render_csv(rows), render_json(rows), render_html(rows, labels))
+    return write_beside(out_dir, dict(zip(SUMMARY_FILES, contents)), earlier_summary)
 
 
 def _saved_findings(folder: Path) -> list[dict]:

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import yaml
 
-from conflictkit import PIPELINE_VERSION
 from conflictkit.bench import metrics
 from conflictkit.bench.datasets import ClausePair, ClausePairDataset, Dataset, DocumentPair, DocumentPairDataset
 from conflictkit.bench.revisions import RevisionSet
@@ -83,8 +82,8 @@ def bench_config_of(name: str, config: Config) -> BenchConfig:
 
 
 def judgement_fingerprint(engine) -> list[str | None]:
-    """What a judgement depends on: every backend's fingerprint and the pipeline version, no thresholds."""
-    return [PIPELINE_VERSION, *[c.fingerprint if c is not None else None for c in engine.components.values()]]
+    """What a judgement depends on: every backend's fingerprint, the code and rule data, no thresholds."""
+    return [engine.code_key, *[c.fingerprint if c is not None else None for c in engine.components.values()]]
 
 
 @dataclass

@@ -25,6 +25,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("conflictkit.cli.batch", "batch"),
     ("conflictkit.cli.inspect", "backends"),
     ("conflictkit.cli.inspect", "config"),
+    ("conflictkit.cli.languages", "languages"),
     ("conflictkit.cli.bench", "bench"),
     ("conflictkit.cli.calibrate", "calibrate"),
     ("conflictkit.cli.explain", "explain"),

@@ -59,7 +59,7 @@ def parse_fail_on(value: str | None) -> FailOn:
     return FailOn(kinds if kinds or severities else frozenset(KINDS), severities[0] if severities else None)
 
 
-def read_documents(reference: str, input: str, limit: int):
+def read_documents(reference: str, input: str, limits):
     """Both documents, either of them read from stdin when given as ``-``."""
     from conflictkit.loaders import document_from_bytes, read_document
 
@@ -69,8 +69,8 @@ def read_documents(reference: str, input: str, limit: int):
         return None
     if sys.stdin.isatty():
         raise UserError("'-' reads a document from stdin, but stdin is a terminal; pipe the document in (e.g. < draft.md)")
-    data = sys.stdin.buffer.read(limit + 1)
-    return tuple(document_from_bytes(data, "<stdin>", limit) if path == STDIN else read_document(path, limit)
+    data = sys.stdin.buffer.read(limits.max_document_bytes + 1)
+    return tuple(document_from_bytes(data, "<stdin>", limits) if path == STDIN else read_document(path, limits)
                  for path in (reference, input))
 
 
@@ -91,8 +91,8 @@ class FormatOption(click.Option):
 
 
 @click.command()
-@click.argument("reference", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
-@click.argument("input", type=click.Path(dir_okay=True, path_type=str, allow_dash=True), required=False)
+@click.argument("reference", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
+@click.argument("input", type=click.Path(dir_okay=True, readable=False, path_type=str, allow_dash=True), required=False)
 @click.option("--revisions", "revisions", metavar="FILE.docx",
               help="Compare a Word file's own original (tracked changes rejected) with its revised text (accepted), instead of two files.")
 @click.option("--config", "-c", "config_path", metavar="FILE", help="YAML config or preset name (default: the offline preset).")
@@ -148,7 +148,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     if not renderer.printable and not out_dir:
         raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
     config = load_config(config_path)
-    documents = None if revisions else read_documents(reference, input, config.limits.max_document_bytes)
+    documents = None if revisions else read_documents(reference, input, config.limits)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
@@ -165,7 +165,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
 
     rendering = Rendering.of_result(result, changes=changes, verbosity=-1 if quiet else 1 if verbose else 0, sort=sort)
     if out_dir:
-        write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)
+        out_dir = str(write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)[0].parent)  # a subfolder where --out could not be swapped
     print_result(rendering, renderer, out_dir)
     if any(gate.matches(f) for f in result.report["findings"]):
         return EXIT_FINDINGS

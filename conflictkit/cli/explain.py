@@ -31,13 +31,14 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
 
     Reads RUN_DIR/report.json and params.json and both documents (which must be unchanged since the
     run), asks the configured explainer about every finding that has no explanation from the same
-    model yet, and rewrites report.json, report.md (and report.html when present) atomically.
+    model yet, and rewrites report.json, report.md (and report.html when present) as one set.
     """
     from conflictkit.config import load_config, resolve
     from conflictkit.engine import Engine
     from conflictkit.loaders import read_document
     from conflictkit.report.render import render_markdown
-    from conflictkit.report.writer import atomic_write, to_json
+    from conflictkit.report.sets import update_set
+    from conflictkit.report.writer import is_report_file, to_json
     from conflictkit.stages import Comparison
     from conflictkit.store import get_store
 
@@ -49,7 +50,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
     documents = []
     for side in ("reference", "input"):
         path = report[side]["path"]
-        document = read_document(path, config.limits.max_document_bytes)
+        document = read_document(path, config.limits)
         if document.sha256 != report[side]["sha256"]:
             raise UserError(f"{path} changed since the run (its sha256 differs); run `conflictkit compare` again")
         documents.append(document)
@@ -65,8 +66,7 @@ def explain(run_dir: Path, config_path: str | None, no_cache: bool) -> None:
         from conflictkit.report.html import render_html
 
         files["report.html"] = render_html(explained, documents[0].original, documents[1].original)
-    for name, content in files.items():
-        atomic_write(run_dir / name, content)
+    update_set(run_dir, files, is_report_file)  # the set swapped whole, its manifest kept true
     info = explained.get("explainer") or {}
     click.echo(f"explained {len(explained.get('recommendations', []))} of {len(explained['findings'])} findings with "
                f"{info.get('model')}; {info.get('ungrounded_quotes_dropped', 0)} ungrounded quotes dropped; wrote {run_dir}", err=True)

@@ -47,12 +47,19 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--max-upload-mb", default=20.0, show_default=True, type=click.FloatRange(min=0, min_open=True), help="Largest upload accepted (both documents together).")
 @click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False, path_type=Path), help="Review database (default: reviews.sqlite in the cache dir).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Comparisons run at the same time.")
+# the defaults are conflictkit.web.workers.MEMORY_MB and SECONDS, not imported here: the CLI starts without the web app
+@click.option("--job-memory-mb", default=4096, show_default=True, type=click.IntRange(256),
+              help="Memory (address space, models included) of each comparison's worker process; a job that needs more fails.")
+@click.option("--job-timeout", default=600.0, show_default=True, type=click.FloatRange(min=1),
+              help="Seconds a comparison may run before its worker process is stopped and the job fails.")
 def serve(host: str, port: int, config_path: str | None, token: str | None, max_upload_mb: float, db_path: Path | None,
-          workers: int) -> None:
+          workers: int, job_memory_mb: int, job_timeout: float) -> None:
     """Run the review web app: upload two documents (or a batch against one reference), review the findings side by side.
 
     Comparisons, decisions and the job queue are kept in a SQLite file and survive a restart: a
-    comparison that was running when the server stopped runs again at the next start.
+    comparison that was running when the server stopped runs again at the next start. Each upload is
+    read, and each comparison run, in a worker process with a memory and a time limit, so no document
+    can take the server down; a client has 10 s to send a request's headers.
     """
     uvicorn, Settings, create_app, list_presets = _web_modules()
     from conflictkit.store import cache_dir
@@ -70,6 +77,7 @@ def serve(host: str, port: int, config_path: str | None, token: str | None, max_
     settings = Settings(
         db_path=db_path or cache_dir() / "reviews.sqlite", config_path=config_path, token=token,
         max_upload_bytes=int(max_upload_mb * 1_000_000), host=host, workers=workers,
+        job_memory_mb=job_memory_mb, job_timeout=job_timeout,
         presets=[name for name, why in availability.items() if why is None],
         unavailable={name: why for name, why in availability.items() if why is not None},
     )
@@ -80,7 +88,10 @@ def serve(host: str, port: int, config_path: str | None, token: str | None, max_
     click.echo(f"conflictkit: serving on {url}" + (f"?token={token}" if token else "") + " (Ctrl-C to stop)")
     click.echo(f"conflictkit: reviews in {settings.db_path}")
     sys.stdout.flush()
-    server = uvicorn.Server(uvicorn.Config(app, log_level=os.environ.get("CONFLICTKIT_LOG", "warning"), access_log=False, lifespan="off"))
+    from conflictkit.web.timeouts import TimedH11Protocol
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level=os.environ.get("CONFLICTKIT_LOG", "warning"), access_log=False,
+                                           lifespan="off", http=TimedH11Protocol))
     try:
         server.run(sockets=[sock])
     finally:

@@ -22,8 +22,8 @@ _MAX_PROBLEMS = 5  # problems listed in the one-line error; the count says how m
 
 
 @click.command("verify")
-@click.argument("document", type=click.Path(dir_okay=True, path_type=Path))
-@click.argument("extractions", metavar="EXTRACTIONS.json", type=click.Path(dir_okay=True, path_type=Path))
+@click.argument("document", type=click.Path(dir_okay=True, readable=False, path_type=Path))
+@click.argument("extractions", metavar="EXTRACTIONS.json", type=click.Path(dir_okay=True, readable=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="An aligned table, or one JSON object with every result.")
 def verify(document: Path, extractions: Path, fmt: str) -> int:

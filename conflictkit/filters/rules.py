@@ -16,69 +16,62 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from collections.abc import Sequence
 from functools import lru_cache
 
 from pydantic import Field
 
 from conflictkit.hookspecs import hookimpl
-from conflictkit.lexicon import DEFAULT_LANGUAGE, MODALS, load
+from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack, load
+from conflictkit.lexicon.regex import compile_pattern
 from conflictkit.model import Clause
-from conflictkit.segmenters.blocks import PAGE_ARTEFACT
+from conflictkit.segmenters.blocks import page_artefact
 from conflictkit.segmenters.kinds import is_title
 from conflictkit.stages import Filter, Options
 
-# Placeholders a template leaves for the user to fill in.
-_PLACEHOLDER = re.compile(
-    r"_{2,}|\.{4,}|\[\s*\]|\{[^{}]{1,80}\}|<<[^<>]{0,80}>>|\[\s*[\u25cf\u2022\u00b7*.\s-]+\]"
-    r"|\[\s*(?i:insert|fill\s+in|enter|specify|select|add|describe|list|name\s+of|today|tbd|tbc|to\s+come)\b[^\]]{0,160}\]"
-    r"|\[(?i:y{2,4}|dd?|mm?|[/. -])+\]"
-    r"|\[[^\]]{0,30}\b(?i:name|date|address|amount|number|state|country|company|party|email|signature|jurisdiction"
-    r"|county|city|price|fee|percentage|period|title)\b[^\]]{0,30}\]"
-)
 _KEY = re.compile(r"^(?P<key>[^:|]{1,60}?)\s*[:|]\s*")
-_IDENTITY_KEY = re.compile(
-    r"^(?:name|print(?:ed)?\s+name|full\s+name|company|company\s+name|legal\s+name|address|notice\s+address|"
-    r"registered\s+address|email|e-mail|phone|telephone|fax|attention|attn\.?|title|signature|contact|"
-    r"contact\s+person|last\s+(?:updated|modified|revised)|revision\s+date|version|document\s+version)\b"
-    r"\s*(?:[:|]|$)", re.IGNORECASE)
 _FOOTNOTE = re.compile(r"^\[\^[^\]]{1,20}\]:")  # a markdown footnote definition: "[^1]: ..."
-_DRAFTING_NOTE = re.compile(r"^[\[(]?\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter|user)s?|editor'?s\s+note"
-                            r"|instructions?(?:\s+to\s+(?:user|drafter)s?)?)\s*[:.\-]", re.IGNORECASE)
-_TOC_TITLE = re.compile(r"^(?:table\s+of\s+contents|contents|index|toc)\.?$", re.IGNORECASE)
 _TOC_ENTRY = re.compile(r"(?:\.{3,}|\s[.\u2026 ]{3,}|\t)\s*\d{1,4}$|\s\d{1,4}$")
-_WORD = re.compile(r"[A-Za-z0-9]")
 
-# Non-binding text printed with the terms: plain-language summaries, change logs, update banners, notes.
-_SUMMARY_LABEL = (r"(?:the\s+)?short\s+version|in\s+short|in\s+brief|in\s+plain\s+(?:english|language|terms)"
-                  r"|plain[\s-]+(?:english|language)(?:\s+summary)?|tl;?\s?dr|in\s+a\s+nutshell|the\s+gist"
-                  r"|what\s+this\s+means(?:\s+for\s+you)?|summary(?:\s+\(not\s+(?:legally\s+)?binding\))?"
-                  r"|(?:non-binding|informal)\s+summary|key\s+points")
-_SUMMARY_TEXT = re.compile(rf"^[\s>|*_#(\[]*(?:{_SUMMARY_LABEL})\s*[\]):.\u2013\u2014-]\s*\S", re.IGNORECASE)
-_SUMMARY_HEADING = re.compile(rf"^\W*(?:{_SUMMARY_LABEL})\W*$|\bnot\s+(?:legally\s+)?binding\b", re.IGNORECASE)
-_SELF_NON_BINDING = re.compile(r"\bthis\s+(?:summary|column|overview|explanation)\s+(?:is|are)\s+(?:provided\s+)?"
-                               r"(?:for\s+(?:information|convenience)(?:\s+only)?|not\s+(?:legally\s+)?binding)", re.IGNORECASE)
-_CHANGE_LOG_HEADING = re.compile(
-    r"^\W*(?:change\s*log|revision\s+history|version\s+history|document\s+history|summary\s+of\s+changes"
-    r"|what'?s\s+(?:new|changed)|what\s+changed|release\s+notes|recent\s+changes|amendment\s+history)\W*$",
-    re.IGNORECASE)
-_CHANGE_LOG_ENTRY = re.compile(
-    r"^[\s*\-|]*(?:v(?:ersion)?\s*\d+(?:\.\d+)*|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})"
-    r"\s*(?:\([^)]{0,40}\))?\s*[:|\u2013\u2014-]\s*(?:updated|added|removed|clarified|changed|revised|amended|deleted|"
-    r"new|fixed|corrected|moved|renamed|reworded|introduced)\b", re.IGNORECASE)
-_UPDATE_BANNER = re.compile(
-    r"\bwe(?:'ve|\s+have)?\s+(?:recently\s+)?(?:updated|changed|revised)\s+(?:our|these|this|the)\b"
-    r"|\b(?:these|our|this)\s+(?:terms|policy|agreement|notice)[^.]{0,40}\b(?:were|was|have\s+been|has\s+been)\s+"
-    r"(?:last\s+)?(?:updated|revised|changed)\b"
-    r"|\b(?:new|updated|revised)\s+(?:version\s+of\s+(?:these|this|our)\s+\w+|terms|policy)[^.]{0,60}"
-    r"\b(?:takes?|will\s+take|comes?\s+into|will\s+come\s+into|goes?\s+into|will\s+go\s+into)\s+(?:effect|force)\b",
-    re.IGNORECASE)
-_CONCRETE_DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
-_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|where|unless|each\s+time)\b", re.IGNORECASE)
-_EDITOR_NOTE = re.compile(r"^[\[(*_]*\s*(?:editor'?s|editorial|explanatory|guidance|practice|reader'?s|author'?s)\s+"
-                          r"(?:note|comment)s?\b|^[\[(]\s*note\s*:", re.IGNORECASE)
+
+@dataclass(frozen=True)
+class _FilterWords:
+    """The patterns of the pack's ``filter.yaml``, compiled once per pack."""
+
+    placeholder: re.Pattern[str]
+    identity_key: re.Pattern[str]
+    drafting_note: re.Pattern[str]
+    toc_title: re.Pattern[str]
+    summary_text: re.Pattern[str]
+    summary_heading: re.Pattern[str]
+    self_non_binding: re.Pattern[str]
+    change_log_heading: re.Pattern[str]
+    change_log_entry: re.Pattern[str]
+    update_banner: re.Pattern[str]
+    concrete_date: re.Pattern[str]
+    conditional: re.Pattern[str]
+    editor_note: re.Pattern[str]
+    not_labels: frozenset[str]
+    modals: frozenset[str]
+    word: re.Pattern[str]
+
+
+def _words(pack: LanguagePack) -> _FilterWords:
+    def build() -> _FilterWords:
+        f, i = pack.data.filter, re.IGNORECASE
+        label = f.summary_label
+        return _FilterWords(
+            placeholder=compile_pattern(f.placeholder), identity_key=compile_pattern(f.identity_key, i),
+            drafting_note=compile_pattern(f.drafting_note, i), toc_title=compile_pattern(f.toc_title, i),
+            summary_text=compile_pattern(rf"^[\s>|*_#(\[]*(?:{label})\s*[\]):.\u2013\u2014-]\s*\S", i),
+            summary_heading=compile_pattern(rf"^\W*(?:{label})\W*$|{f.not_binding}", i),
+            self_non_binding=compile_pattern(f.self_non_binding, i), change_log_heading=compile_pattern(f.change_log_heading, i),
+            change_log_entry=compile_pattern(f.change_log_entry, i), update_banner=compile_pattern(f.update_banner, i),
+            concrete_date=compile_pattern(f.concrete_date, i), conditional=compile_pattern(f.conditional, i),
+            editor_note=compile_pattern(f.editor_note, i), not_labels=frozenset(f.not_labels),
+            modals=pack.words("words.modals"), word=compile_pattern(r"[\p{L}0-9]"))
+    return pack.memo("filter.words", build)
 
 
 class RulesFilterOptions(Options):
@@ -94,6 +87,7 @@ class RulesFilter(Filter):
     name = "rules"
     Options = RulesFilterOptions
     version = "2"
+    reads_words = True
 
     def flag(self, clauses: Sequence[Clause]) -> list[str | None]:
         """One reason (or None for an operative clause) per clause, in order."""
@@ -101,10 +95,11 @@ class RulesFilter(Filter):
         counts = Counter(c.text.lower() for c in clauses if len(c.text) <= limit)
         reasons: list[str | None] = []
         in_toc = False
+        w = _words(self.language)
         for clause in clauses:
-            if _TOC_TITLE.match(clause.text):
+            if w.toc_title.match(clause.text):
                 in_toc = True
-            elif in_toc and not _toc_entry(clause):
+            elif in_toc and not _toc_entry(clause, self.language):
                 in_toc = False
             reasons.append(self._reason(clause, counts, in_toc))
         return reasons
@@ -114,25 +109,25 @@ class RulesFilter(Filter):
             return clause.kind
         if clause.kind == "definition":
             return None
-        text = clause.text
-        if PAGE_ARTEFACT.fullmatch(text) or self._running_header(text, counts):
+        text, pack, language = clause.text, self.language, self.language.language
+        if page_artefact(pack).fullmatch(text) or self._running_header(text, counts):
             return "page artefact"
         if in_toc or (len(text) <= 120 and re.search(r"\.{4,}\s*\d{1,4}$", text)):
             return "table of contents"
         if clause.kind == "boilerplate":
             return "boilerplate"
-        if _DRAFTING_NOTE.match(text):
+        if _words(pack).drafting_note.match(text):
             return "drafting note"
-        if version_stamp(text):
+        if version_stamp(text, language):
             return None
-        non_binding = non_binding_reason(text, clause.heading)
+        non_binding = non_binding_reason(text, clause.heading, language)
         if non_binding is not None:
             return non_binding
         if _FOOTNOTE.match(text):
             return "footnote"
-        if blank_form_field(text):
+        if blank_form_field(text, language):
             return "blank form field"
-        if len(text) <= 120 and _IDENTITY_KEY.match(text) and not _has_modal(text):
+        if len(text) <= 120 and _words(pack).identity_key.match(text) and not _has_modal(text, pack):
             return "cover page field"
         return None
 
@@ -140,21 +135,23 @@ class RulesFilter(Filter):
         if len(text) > self.options.repeated_max_chars or counts[text.lower()] < self.options.repeated_min:
             return False
         # a repeated sentence ("Reserved.") or a repeated field may be content; a repeated label is not
-        return not _has_modal(text) and not text.endswith((".", ":", ";")) and _WORD.search(text) is not None
+        return (not _has_modal(text, self.language) and not text.endswith((".", ":", ";"))
+                and _words(self.language).word.search(text) is not None)
 
 
 @lru_cache(maxsize=65536)
-def non_binding_reason(text: str, heading: str | None = None) -> str | None:
+def non_binding_reason(text: str, heading: str | None = None, language: str = DEFAULT_LANGUAGE) -> str | None:
     """Why a text printed with the terms binds no one, or None: a plain-language summary ("In short:
     ...", a "Short version" column, a section headed "Summary (not binding)"), a change-log entry,
     an update banner ("We've updated our Terms; the new version takes effect on 1 May"), an editor's note."""
-    if _SUMMARY_TEXT.match(text) or _SELF_NON_BINDING.search(text) or (heading and _SUMMARY_HEADING.search(heading)):
+    w = _words(load(language))
+    if w.summary_text.match(text) or w.self_non_binding.search(text) or (heading and w.summary_heading.search(heading)):
         return "non-binding summary"
-    if _CHANGE_LOG_ENTRY.match(text) or (heading and _CHANGE_LOG_HEADING.match(heading)):
+    if w.change_log_entry.match(text) or (heading and w.change_log_heading.match(heading)):
         return "change log"
-    if len(text) <= 300 and _UPDATE_BANNER.search(text) and _CONCRETE_DATE.search(text) and not _CONDITIONAL.search(text):
+    if len(text) <= 300 and w.update_banner.search(text) and w.concrete_date.search(text) and not w.conditional.search(text):
         return "update banner"  # "If we update these Terms, the new version takes effect..." is operative
-    if _EDITOR_NOTE.match(text):
+    if w.editor_note.match(text):
         return "editor's note"
     return None
 
@@ -173,7 +170,7 @@ def version_stamp(text: str, language: str = DEFAULT_LANGUAGE) -> bool:
                                                           for p in lexicon.get("editorial.version_patterns")])
     if not any(p.search(text) for p in patterns) or not re.search(r"\d", text):
         return False
-    return not _has_modal(text)
+    return not _has_modal(text, lexicon)
 
 
 _ANCHOR_LINK = re.compile(r"\[[^\[\]]*\]\(\s*#[^()\s]*\s*\)|<a\s[^>]*href\s*=\s*[\"']#[^>]*>.*?</a>", re.IGNORECASE | re.DOTALL)
@@ -189,10 +186,11 @@ def navigation_only(source: str) -> bool:
     return found > 0 and _LIST_MARKS.match(rest) is not None
 
 
-def flag_navigation(clauses: list[Clause], original: str) -> list[Clause]:
+def flag_navigation(clauses: list[Clause], original: str, language: str = DEFAULT_LANGUAGE) -> list[Clause]:
     """Flag tables of contents written as anchor links, with the short line that introduces them
     ("Links to each of those sections are as follows:"): they are navigation, not terms."""
     out = list(clauses)
+    pack = load(language)
     for k, clause in enumerate(clauses):
         if clause.filtered is not None or not navigation_only(original[clause.span.start:clause.span.end]):
             continue
@@ -201,47 +199,46 @@ def flag_navigation(clauses: list[Clause], original: str) -> list[Clause]:
         while before >= 0 and out[before].filtered == "table of contents":
             before -= 1
         if before >= 0 and out[before].filtered is None and out[before].text.rstrip().endswith(":") \
-                and len(out[before].text) <= 300 and not _has_modal(out[before].text):
+                and len(out[before].text) <= 300 and not _has_modal(out[before].text, pack):
             out[before] = out[before].model_copy(update={"filtered": "table of contents"})
     return out
 
 
-def _has_modal(text: str) -> bool:
-    return any(w.strip(".,;:()\"'").lower() in MODALS for w in text.split())
+def _has_modal(text: str, pack: LanguagePack) -> bool:
+    modals = _words(pack).modals
+    return any(w.strip(".,;:()\"'").lower() in modals for w in text.split())
 
 
-def _toc_entry(clause: Clause) -> bool:
+def _toc_entry(clause: Clause, pack: LanguagePack) -> bool:
     text = clause.text
     return len(text) <= 120 and (clause.kind == "heading" or _TOC_ENTRY.search(text) is not None
-                                 or (is_title(text) and not _has_modal(text)))
+                                 or (is_title(text, pack) and not _has_modal(text, pack)))
 
 
-_NOT_LABELS = frozenset({"if", "when", "where", "whereas", "dear", "ladies", "to", "for", "in", "with", "as", "and",
-                         "or", "the", "attention", "attn", "re", "note", "example", "e.g.", "i.e."})
-
-
-def _field_label(key: str) -> bool:
+def _field_label(key: str, pack: LanguagePack) -> bool:
     """A form label ("Effective Date", "Governing Law"), not a salutation or lead-in ("If to the Company")."""
     words = key.split()
-    return 0 < len(words) <= 5 and words[0].lower() not in _NOT_LABELS and is_title(key)
+    return 0 < len(words) <= 5 and words[0].lower() not in _words(pack).not_labels and is_title(key, pack)
 
 
-def blank_form_field(text: str) -> bool:
+def blank_form_field(text: str, language: str = DEFAULT_LANGUAGE) -> bool:
     """True for a field with nothing filled in: "Name: ____", "[insert date]", "Effective Date:", "{term}"."""
     if len(text) > 200:
         return False
-    rest = _PLACEHOLDER.sub(" ", text).strip()
+    pack = load(language)
+    w = _words(pack)
+    rest = w.placeholder.sub(" ", text).strip()
     had_placeholder = rest != text.strip()
     key = _KEY.match(rest)
-    if key is not None and _field_label(key.group("key")):
+    if key is not None and _field_label(key.group("key"), pack):
         rest = rest[key.end():]
     elif not had_placeholder:
         return False
     rest = rest.strip(" .,;:|-")
-    if not _WORD.search(rest):
+    if not w.word.search(rest):
         return had_placeholder or key is not None
     # "Term: [●] months": what is left around the blank is a unit, not a term
-    return had_placeholder and len(rest.split()) <= 2 and not _has_modal(rest)
+    return had_placeholder and len(rest.split()) <= 2 and not _has_modal(rest, pack)
 
 
 @hookimpl

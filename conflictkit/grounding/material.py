@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from conflictkit.errors import UserError
+from conflictkit.lexicon import LanguagePack
 from conflictkit.grounding.tokens import Tokens, token_class, tokenize
 
 _PRIORITY = ("negator", "number", "modal", "exception", "condition", "quantifier")
@@ -86,29 +87,31 @@ class MaterialDifference(BaseModel):
         return data
 
 
-def pair_kind(a_token: str, b_token: str) -> str | None:
+def pair_kind(a_token: str, b_token: str, pack: LanguagePack | None = None) -> str | None:
     """The class of a one-for-one token replacement; a change of letter case only has none."""
     if a_token.lower() == b_token.lower():
         return None
-    kinds = {token_class(a_token), token_class(b_token)} - {None}
+    kinds = {token_class(a_token, pack), token_class(b_token, pack)} - {None}
     return next((k for k in _PRIORITY if k in kinds), None)
 
 
-def opcode_changes(ta: Tokens, tb: Tokens, i1: int, i2: int, j1: int, j2: int) -> list[Change]:
-    """The per-token changes of one non-equal opcode of a token diff of ``ta`` and ``tb``."""
+def opcode_changes(ta: Tokens, tb: Tokens, i1: int, i2: int, j1: int, j2: int,
+                   pack: LanguagePack | None = None) -> list[Change]:
+    """The per-token changes of one non-equal opcode of a token diff of ``ta`` and ``tb`` (classes in the
+    pack's language, the default pack's when none is given)."""
     if i2 - i1 == j2 - j1:  # same length: token k replaced by token k
-        return [_change("replace", ta, tb, i, i + 1, j, j + 1) for i, j in zip(range(i1, i2), range(j1, j2))]
-    changes = [_change("delete", ta, tb, i, i + 1, j1, j1) for i in range(i1, i2)]
-    changes += [_change("insert", ta, tb, i2, i2, j, j + 1) for j in range(j1, j2)]
+        return [_change("replace", ta, tb, i, i + 1, j, j + 1, pack) for i, j in zip(range(i1, i2), range(j1, j2))]
+    changes = [_change("delete", ta, tb, i, i + 1, j1, j1, pack) for i in range(i1, i2)]
+    changes += [_change("insert", ta, tb, i2, i2, j, j + 1, pack) for j in range(j1, j2)]
     return changes
 
 
-def _change(op, ta: Tokens, tb: Tokens, i1: int, i2: int, j1: int, j2: int) -> Change:
+def _change(op, ta: Tokens, tb: Tokens, i1: int, i2: int, j1: int, j2: int, pack: LanguagePack | None = None) -> Change:
     a_text, b_text = ta.text(i1, i2), tb.text(j1, j2)
     if op == "replace":
-        kind = pair_kind(a_text, b_text)
+        kind = pair_kind(a_text, b_text, pack)
     else:
-        kind = token_class(a_text or b_text)
+        kind = token_class(a_text or b_text, pack)
     a_start, a_end = ta.original_span(i1, i2)
     b_start, b_end = tb.original_span(j1, j2)
     return Change(op=op, kind=kind, a_text=a_text, b_text=b_text,
@@ -127,16 +130,16 @@ def check_text(value: object, name: str) -> str:
     return value
 
 
-def material_difference(a: str, b: str) -> MaterialDifference:
+def material_difference(a: str, b: str, pack: LanguagePack | None = None) -> MaterialDifference:
     """Compare two versions of a clause word by word after typographic normalization.
 
     Returns every changed token with its class and its offsets in ``a`` and in ``b``. Typography
     (quotes, dashes, ligatures, spacing, line breaks) is never a change; letter case, punctuation
     and every word are.
     """
-    ta, tb = tokenize(check_text(a, "a")), tokenize(check_text(b, "b"))
+    ta, tb = tokenize(check_text(a, "a"), pack), tokenize(check_text(b, "b"), pack)
     changes: list[Change] = []
     for tag, i1, i2, j1, j2 in token_opcodes(ta, tb):
         if tag != "equal":
-            changes.extend(opcode_changes(ta, tb, i1, i2, j1, j2))
+            changes.extend(opcode_changes(ta, tb, i1, i2, j1, j2, pack))
     return MaterialDifference(differs=bool(changes), changes=changes)

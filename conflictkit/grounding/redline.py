@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from conflictkit.grounding.material import check_text, opcode_changes, token_opcodes
 from conflictkit.grounding.tokens import Tokens, tokenize
+from conflictkit.lexicon import LanguagePack
 
 REVERSING_MARK = "\u26a0"
 """Appended after a reversing run in Markdown."""
@@ -84,19 +85,20 @@ class Redline(BaseModel):
         return "".join(parts)
 
 
-def redline(a: str, b: str) -> Redline:
-    """Word-level redline of ``a`` (old) into ``b`` (new), after typographic normalization.
+def redline(a: str, b: str, pack: LanguagePack | None = None) -> Redline:
+    """Word-level redline of ``a`` (old) into ``b`` (new), after typographic normalization; the words that
+    may reverse meaning are the pack's (the default pack's when none is given).
 
     Markup (inline HTML tags, entities, emphasis, link targets) is compared and shown as the reader
     sees it, never as source: ``<span class=...>`` is neither an op nor in one; offsets still index ``a`` and ``b``.
     """
-    ta, tb = _tokens_without_markup(check_text(a, "a")), _tokens_without_markup(check_text(b, "b"))
+    ta, tb = _tokens_without_markup(check_text(a, "a"), pack), _tokens_without_markup(check_text(b, "b"), pack)
     ops: list[Op] = []
     for tag, i1, i2, j1, j2 in token_opcodes(ta, tb):
         if tag == "equal":
             ops.append(_op("equal", tb, j1, j2, ta.original_span(i1, i2), tb.original_span(j1, j2)))
             continue
-        changes = opcode_changes(ta, tb, i1, i2, j1, j2)
+        changes = opcode_changes(ta, tb, i1, i2, j1, j2, pack)
         kinds = sorted({c.kind for c in changes if c.kind})
         if i2 > i1:
             ops.append(_op("delete", ta, i1, i2, ta.original_span(i1, i2), tb.original_span(j1, j1), kinds))
@@ -105,11 +107,11 @@ def redline(a: str, b: str) -> Redline:
     return Redline(ops=ops)
 
 
-def _tokens_without_markup(text: str) -> Tokens:
+def _tokens_without_markup(text: str, pack: LanguagePack | None = None) -> Tokens:
     from conflictkit.segmenters.markup import markup_free
 
     clean, to_text = markup_free(text)
-    tokens = tokenize(clean)
+    tokens = tokenize(clean, pack)
     return dataclasses.replace(tokens, original=text, offsets=to_text[tokens.offsets])
 
 

@@ -2,7 +2,7 @@
 
 Tokens are what redlines and material differences compare: words (with inner hyphens and
 apostrophes), numbers and amounts as one token ("$10,000", "1.5", "30%"), contractions split so
-the negator stands alone ("won't" -> "wo" + "n't", as in :data:`conflictkit.lexicon.NEGATORS`),
+the negator stands alone ("won't" -> "wo" + "n't", as in the English pack's negators),
 and each punctuation mark on its own. Whitespace is never a token, so spacing is not a change.
 """
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from conflictkit import lexicon
+from conflictkit.lexicon import LanguagePack
 from conflictkit.normalize import map_span, normalize
 
 _NUMBER = r"[$\u20ac\u00a3\u00a5]?\d+(?:[.,]\d+)*%?"
@@ -22,38 +23,32 @@ TOKEN_RE = re.compile(
     r"|\w+(?:[-']\w+)*"
     r"|[^\w\s]"
 )
-_CONTRACTION = re.compile(r"\w+n't")  # "won't" -> "wo" + "n't": split after matching (a lazy pattern is slow)
 NUMBER_RE = re.compile(_NUMBER)
+_WORD_CHARS = re.compile(r"\w+")
 
-# Spelled-out numbers: "thirty (30) days" -> "sixty (60) days" changes both forms. Kept here rather
-# than in the lexicon because only grounding needs them as single tokens.
-NUMBER_WORDS = frozenset({
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-    "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million",
-    "billion", "trillion", "half", "double", "twice", "triple", "dozen",
-})
-
-# Order decides the class of a token that is in two lists ("only" is an exception, "sole" a quantifier).
-_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
-    ("negator", lexicon.NEGATORS),
-    ("modal", lexicon.MODALS),
-    ("exception", lexicon.EXCEPTIONS),
-    ("condition", lexicon.CONDITIONS),
-    ("quantifier", lexicon.QUANTIFIERS),
-)
 TOKEN_CLASSES = ("negator", "modal", "exception", "condition", "quantifier", "number")
 """Every class :func:`token_class` can return."""
 
 
-def token_class(token: str) -> str | None:
-    """The meaning class of a token (``negator``, ``modal``, ``number``...), or ``None``."""
+def _classes(pack: LanguagePack) -> tuple[frozenset[str], tuple[tuple[str, frozenset[str]], ...]]:
+    """A pack's number words and its word lists by class; order decides the class of a token that is in
+    two lists ("only" is an exception, "sole" a quantifier)."""
+    return pack.memo("tokens.classes", lambda: (pack.words("numbers.number_tokens"), (
+        ("negator", pack.words("words.negators")), ("modal", pack.words("words.modals")),
+        ("exception", pack.words("words.exceptions")), ("condition", pack.words("words.conditions")),
+        ("quantifier", pack.words("words.quantifiers")))))
+
+
+def token_class(token: str, pack: LanguagePack | None = None) -> str | None:
+    """The meaning class of a token (``negator``, ``modal``, ``number``...) in the pack's language (the
+    default pack's when none is given), or ``None``."""
     if NUMBER_RE.fullmatch(token):
         return "number"
+    numbers, classes = _classes(pack or lexicon.load())
     low = token.lower()
-    if low in NUMBER_WORDS or ("-" in low and all(p in NUMBER_WORDS for p in low.split("-"))):
+    if low in numbers or ("-" in low and all(p in numbers for p in low.split("-"))):
         return "number"
-    for name, words in _CLASSES:
+    for name, words in classes:
         if low in words:
             return name
     return None
@@ -91,15 +86,18 @@ class Tokens:
         return start > 0 and self.normalized[start - 1] == " "
 
 
-def tokenize(text: str) -> Tokens:
-    """Tokenize the flattened, typographically normalized form of ``text``."""
+def tokenize(text: str, pack: LanguagePack | None = None) -> Tokens:
+    """Tokenize the flattened, typographically normalized form of ``text``; a word that ends with the
+    pack's negative clitic ("n't" in English: "won't" -> "wo" + "n't") is two tokens."""
     norm = normalize(text, flatten=True)
+    clitic = (pack or lexicon.load()).data.tokens.negative_clitic
+    n = len(clitic)
     words, spans = [], []
     for m in TOKEN_RE.finditer(norm.text):
         word, start, end = m.group(), m.start(), m.end()
-        if word.endswith("n't") and len(word) > 3 and _CONTRACTION.fullmatch(word):
-            words += [word[:-3], "n't"]
-            spans += [(start, end - 3), (end - 3, end)]
+        if clitic and word.endswith(clitic) and len(word) > n and _WORD_CHARS.fullmatch(word, 0, len(word) - n):
+            words += [word[:-n], clitic]
+            spans += [(start, end - n), (end - n, end)]
         else:
             words.append(word)
             spans.append((start, end))

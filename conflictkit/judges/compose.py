@@ -79,14 +79,26 @@ def _build(specs: Sequence[JudgeSpec]) -> list[Judge]:
 class _Composite(Judge):
     """Shared plumbing: builds the sub-judges and forwards store, warm-up, describe and usage."""
 
-    def __init__(self, options: Options | dict | None = None) -> None:
-        super().__init__(options)
-        self.judges: list[Judge] = _build(self.options.judges)
+    def __init__(self, options: Options | dict | None = None, language=None) -> None:
+        self.judges: list[Judge] = []
+        super().__init__(options, language)
+        self.judges = _build(self.options.judges)
+        if self._language is not None:
+            self.use_language(self._language)
         self.labels = _labels([j.name for j in self.judges])
 
     @property
     def needs_vectors(self) -> bool:  # type: ignore[override]
         return any(judge.needs_vectors for judge in self.judges)
+
+    @property
+    def reads_words(self) -> bool:  # type: ignore[override]
+        return any(judge.reads_words for judge in self.judges)
+
+    def use_language(self, language) -> None:
+        super().use_language(language)
+        for judge in self.judges:
+            judge.use_language(self.language)
 
     def use_store(self, store) -> None:
         super().use_store(store)

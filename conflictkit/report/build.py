@@ -51,11 +51,11 @@ def _moved_reason(reference: Quote, input: Quote) -> Reason:
                   detail=f"moved from {where(reference)} of the reference to {where(input)} of the input")
 
 
-def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument) -> dict:
+def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument, pack=None) -> dict:
     from conflictkit.grounding import redline
 
     ref_quote, inp_quote = quote_of_run(reference, link.reference), quote_of_run(input, link.input)
-    changes = redline(ref_quote.text, inp_quote.text)
+    changes = redline(ref_quote.text, inp_quote.text, pack)
     judgement = link.judgement
     reasons = list(judgement.reasons) + ([_moved_reason(ref_quote, inp_quote)] if link.moved else [])
     return {
@@ -77,12 +77,13 @@ def _move(block: list[Link], reference: IndexedDocument, input: IndexedDocument)
     }
 
 
-def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument) -> list[Finding]:
+def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument, pack=None) -> list[Finding]:
     """Every finding, numbered in document order: the input's order, a missing clause where it would stand
-    (after the input counterpart of the reference clause before it)."""
+    (after the input counterpart of the reference clause before it); the redline of a deviation marks the
+    words of ``pack`` (the comparison's language) that may reverse meaning."""
     found: list[dict] = []
     for link in alignment.deviations:
-        found.append(_deviation(link, reference, input))
+        found.append(_deviation(link, reference, input, pack))
     for block in alignment.moves:
         found.append(_move(block, reference, input))
     for gap in alignment.missing:

@@ -13,16 +13,16 @@ from functools import cache
 # C0 controls but tab and newline, DEL, C1 controls (0x9b is an 8-bit CSI on some terminals), and the
 # bidirectional overrides and isolates that reorder what a reader sees (the "Trojan Source" marks).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_JSON_C1 = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_JSON_C1 = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")  # surrogates: a file name's undecodable bytes
 
-# The characters that open inline syntax in CommonMark or GFM (code, emphasis, links and images, raw
-# HTML and autolinks, entities, table cells, strikethrough, headings) and our own ``{+insert+}`` marks.
-_MD_INLINE = re.compile(r"([\\`*_{}\[\]<&|~#])")
+# The characters that open inline syntax in CommonMark or GFM (code, emphasis, links and images,
+# entities, table cells, strikethrough, headings) and our own ``{+insert+}`` marks; tags: _TAG_OPEN.
+_MD_INLINE = re.compile(r"([\\`*_{}\[\]&|~#])")
 # The characters that may open syntax where they stand: a backslash before punctuation, code, emphasis
-# stars, underscores at a word's edge, tags and autolinks, entities, link and image brackets,
+# stars, underscores at a word's edge, entities, link and image brackets,
 # strikethrough, and our own insertion marks. Checked by rendering, so a miss falls back to _MD_INLINE.
 _MD_RISKY = re.compile(
-    r"(\\(?=[!-/:-@\[-`{-~])|`|\*|<(?=[A-Za-z/!?])|&(?=#?\w+;)|!(?=\[)|\[(?=[^\]]*\][(\[:])|~(?=~)"
+    r"(\\(?=[!-/:-@\[-`{-~])|`|\*|&(?=#?\w+;)|!(?=\[)|\[(?=[^\]]*\][(\[:])|~(?=~)"
     r"|\{(?=\+)|(?<=\+)\})"
 )
 _UNDERSCORE_RUN = re.compile(r"(?<!\\)_+")
@@ -30,7 +30,10 @@ _MD_ANY = re.compile(r"[\\`*_<&!\[~{}#>|+=0-9-]")
 # What opens a block at the start of a line: a quote, a list item (``-``, ``+``, ``1.``, ``1)``), a rule.
 _MD_BLOCK_START = re.compile(r"^(>|[-+=](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))")
 _SPACES = re.compile(r"\s+")
-_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_ASCII_PUNCT = re.compile(r"([!-/:-;=-@\[-`{-~])")  # "<" aside: _TAG_OPEN writes it
+# A "<" that could open a tag or an autolink is written as an entity, which every Markdown renders as
+# "<": Markdown.pl and Python-Markdown do not honour a backslash before it and pass "\<script>" on as a tag.
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -49,7 +52,8 @@ def json_for_terminal(text: str) -> str:
     """Serialized JSON with the characters JSON leaves raw but terminals obey written as ``\\u`` escapes.
 
     ``json.dumps`` already escapes C0 controls; DEL, C1 and bidi controls may only occur inside
-    strings, where ``\\u009b`` is the same value, so the JSON stays exact.
+    strings, where ``\\u009b`` is the same value, so the JSON stays exact. A lone surrogate (a file
+    name's undecodable byte) becomes its ``\\udcXX`` escape rather than a byte that is not UTF-8.
     """
     return _JSON_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
@@ -58,23 +62,28 @@ def escape_markdown(text: str, *, midline: bool = False) -> str:
     """Document text as literal Markdown, on one line, with as few backslashes as it takes.
 
     Line breaks and runs of spaces become one space, so the text cannot open a block (a heading, a
-    list, a quote). A character is escaped only where it could start syntax (``**``, ``<tag``,
-    ``&amp;``, ``[x](url)``, `````, ``~~``, our own ``{+``...); the result is checked by rendering it,
-    and text that still would not read as itself gets every syntax character escaped (CommonMark
-    allows a backslash before any ASCII punctuation), so ``<script>`` stays text and
-    ``![x](http://...)`` is no image in any viewer, while ordinary prose carries no backslash.
+    list, a quote). A character is escaped only where it could start syntax (``**``, ``&amp;``,
+    ``[x](url)``, `````, ``~~``, our own ``{+``...); the result is checked by rendering it, and text
+    that still would not read as itself gets every syntax character escaped (CommonMark allows a
+    backslash before any ASCII punctuation), so ``![x](http://...)`` is no image in any viewer, while
+    ordinary prose carries no backslash. A ``<`` that could open a tag is written ``&lt;``, so
+    ``<script>`` stays text in every Markdown dialect, not only in CommonMark.
     ``midline``: the text goes after other text on its line, where it cannot open a block.
     """
     flat = _SPACES.sub(" ", sanitize_controls(text)).strip()
     if not _MD_ANY.search(flat):
         return flat
-    start = (lambda s: s) if midline else _block_start
+    block = (lambda s: s) if midline else _block_start
+
+    def start(escaped: str) -> str:
+        return block(_TAG_OPEN.sub("&lt;", escaped))
+
     prefix = "x " if midline else ""
     light = start(_UNDERSCORE_RUN.sub(_escape_run, _MD_RISKY.sub(r"\\\1", flat)))
     if _reads_as(prefix + light, prefix + flat):
         return light
     full = start(_MD_INLINE.sub(r"\\\1", flat))
-    return full if _reads_as(prefix + full, prefix + flat) else _ASCII_PUNCT.sub(r"\\\1", flat)
+    return full if _reads_as(prefix + full, prefix + flat) else _TAG_OPEN.sub("&lt;", _ASCII_PUNCT.sub(r"\\\1", flat))
 
 
 def _escape_run(match: re.Match[str]) -> str:

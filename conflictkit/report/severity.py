@@ -1,7 +1,7 @@
 """How much a finding matters: a severity (high, medium, low) from what changed and where, and the one order of findings.
 
-The rules are data: a severity table per language (``lang/<code>/severity.yaml`` beside the
-lexicon, read through :func:`conflictkit.lexicon.load`), or the file a config names
+The rules are data: a severity table per language (``lang/<code>/tables/severity.yaml``, an extra
+table of the language pack, read through :meth:`conflictkit.lexicon.LanguagePack.table`), or the file a config names
 (``severity: {table: FILE}``). A finding scores the points of its *change* (the class of its
 substantive edits' kinds: a right or duty reversed, terms changed, a clause removed...) plus the
 points of its clause's *subject* (liability and indemnity, payment and fees...: from the clause's
@@ -28,13 +28,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from conflictkit.errors import ConfigError
-from conflictkit.lexicon import DEFAULT_LANGUAGE, LexiconError
+from conflictkit.lexicon import AUTO, DEFAULT_LANGUAGE
 
 SEVERITIES = ("high", "medium", "low")
 SORTS = ("severity", "document", "kind")
 KIND_ORDER = ("deviation", "missing", "added", "moved")
-SEVERITY_SECTION = "severity"
-"""The lexicon file (``severity.yaml``) that holds a language's table."""
+SEVERITY_TABLE = "severity"
+"""The pack table (``tables/severity.yaml``) that holds a language's severity table."""
 
 
 class _Strict(BaseModel):
@@ -74,7 +74,7 @@ class Levels(_Strict):
 
 
 class TableSpec(_Strict):
-    """A severity table as written in YAML (see ``lang/en/severity.yaml``)."""
+    """A severity table as written in YAML (see ``lang/en/tables/severity.yaml``)."""
 
     levels: Levels
     changes: list[ChangeClass]
@@ -239,35 +239,35 @@ def _table_file(path: str, stamp: tuple[int, int]) -> SeverityTable:
 
 def load_table(path: str | None = None, language: str = DEFAULT_LANGUAGE) -> SeverityTable:
     """The severity table of a config: the file ``path`` when given, else the language's
-    ``severity.yaml`` (English's when the language has none)."""
+    ``tables/severity.yaml`` (English's when the language has none)."""
     if path:
         file = Path(path).expanduser()
         try:
             stat = file.stat()
         except OSError:
             raise ConfigError(f"severity.table {path} does not exist; give a YAML file shaped like "
-                              "conflictkit/judges/atoms/lang/en/severity.yaml") from None
+                              "conflictkit/judges/atoms/lang/en/tables/severity.yaml") from None
         return _table_file(str(file), (stat.st_mtime_ns, stat.st_size))
     return _language_table(language)
 
 
-@lru_cache(maxsize=None)
 def _language_table(language: str) -> SeverityTable:
     from conflictkit.lexicon import load
 
-    try:
-        data = load(language).section(SEVERITY_SECTION)
-    except LexiconError:
-        if language == DEFAULT_LANGUAGE:
-            raise
+    pack = load(language)
+    if SEVERITY_TABLE not in pack.tables() and language != DEFAULT_LANGUAGE:
         return _language_table(DEFAULT_LANGUAGE)
-    return table_from_data(data, f"lang/{language}/severity.yaml")
+    # kept on the pack, so a pack read anew (another $CONFLICTKIT_LEXICON_PATH) brings its own table
+    return pack.memo("severity-table", lambda: table_from_data(
+        pack.table(SEVERITY_TABLE), f"lang/{language}/tables/{SEVERITY_TABLE}.yaml"))
 
 
-def table_of_config(config) -> SeverityTable:
-    """The table a :class:`~conflictkit.config.Config` ranks with: its ``severity.table``, else its judge's language's."""
-    language = config.pipeline.judge.options.get("language") or DEFAULT_LANGUAGE
-    return load_table(config.severity.table, str(language))
+def table_of_config(config, language: str | None = None) -> SeverityTable:
+    """The table a :class:`~conflictkit.config.Config` ranks with: its ``severity.table``, else the table of
+    ``language`` (the comparison's), else of the config's ``language`` (English's when that is ``auto``)."""
+    if language is None:
+        language = config.language if config.language != AUTO else DEFAULT_LANGUAGE
+    return load_table(config.severity.table, language)
 
 
 # -- the one order of findings ----------------------------------------------------------------------

@@ -15,10 +15,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conflictkit.lexicon import MODALS
+from conflictkit.lexicon.regex import compile_pattern
 from conflictkit.segmenters.kinds import is_definition
 from conflictkit.segmenters.labels import Label, parse_label
 from conflictkit.segmenters.markup import strip_markup
+from conflictkit.segmenters.words import words
 
 _ATX = re.compile(r"(#{1,6})(?:[ ]+|$)")
 _SETEXT = re.compile(r"=+|-+")
@@ -26,24 +27,19 @@ _RULE = re.compile(r"([-*_])(?:[ ]*\1){2,}|\+[-=:+]{3,}\+")  # thematic breaks; 
 _TABLE_SEP = re.compile(r"\|?[ ]*:?-{2,}:?[ ]*(?:\|[ ]*:?-{2,}:?[ ]*)*\|?")
 _FENCE = re.compile(r"```|~~~")
 _LEAD_MARKUP = re.compile(r"(?:\*\*|__|[*_](?=\S)|<[A-Za-z][^<>]*>|[ ])+")
-_FIELD = re.compile(r"(?:[A-Z][\w.'/&()\- ]{0,40}:(?:[ ]|$)|_{3,}|/s/|\[[^\]]{0,40}\]$)")
+_FIELD = compile_pattern(r"(?:\p{Lu}[\w.'/&()\- ]{0,40}:(?:[ ]|$)|_{3,}|/s/|\[[^\]]{0,40}\]$)")
 _CLOSED = re.compile(r"(?:[.:;!?]|[.:;!?][\"')\]]|[;,][ ]+(?:and|or|and/or))$")
 _BOLD_LINE = re.compile(r"(?:\*\*|__)([^*_]+?)[.:]?(?:\*\*|__)[.:]?")
 _FRONT_MATTER_END = re.compile(r"(?:---|\.\.\.)[ ]*")
-_VERBS = MODALS | {"is", "are", "was", "were", "be", "has", "have", "does", "do"}
 _SENTENCE_END = re.compile(r"[.!?;:][\"')\]]?(?=[ ]|$)")
 BLANK_GAPS_PER_SENTENCE = 0.05  # the corpus's blank-line documents have 0.07 to 1.0 (CUAD, licences)
 SHORT_LINE = 45  # a hard-wrapped line is rarely shorter: a shorter line before a label ends its paragraph
 RUN_ON_LINE = 1000  # longer lines may be whole pages run together: look inside them for headings
-_RUN_ON_HEADING = re.compile(
-    r"(?<=[.;:!?\"')\]])[ ]+(?=(?:ARTICLE|Article)[ ]+(?:\d{1,3}|[IVXL]{1,6})\b)"  # ". ARTICLE 2 COMPLIANCE"
-    r"|(?:(?<=[.;:!?\"')\]])|(?<=[A-Z]{2}))[ ]+(?="
-    r"(?:(?:Section|SECTION|Article|ARTICLE)[ ]+)?(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.|[IVXL]{1,6}\.)[ ]+"
-    r"[A-Z][\w'&/-]*(?:[ ]+(?:[A-Z][\w'&/-]*|of|and|or|the|to|in|for|on|with|by|a|an)){0,7}[.:](?:[ ]|$))"
-)
-# A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv".
-PAGE_ARTEFACT = re.compile(r"(?i:page[ ]+)?[-(\[]?[ ]?(?:\d{1,4}|[ivxlc]{1,6})[ ]?[-)\]]?(?:[ ]+of[ ]+\d{1,4})?"
-                           r"|(?i:page[ ]+\d{1,4}(?:[ ]+of[ ]+\d{1,4})?)")
+
+
+def page_artefact(pack=None) -> re.Pattern[str]:
+    """A page number or page footer on a line of its own: "12", "- 3 -", "Page 3 of 10", "iv"."""
+    return words(pack).page_artefact
 
 
 @dataclass
@@ -136,7 +132,7 @@ def _split_run_on(start: int, content: str, indent: int) -> list[Line]:
     (". 3.2. Mutual Representations. Each party..."), never "(a)" inside a sentence or "Section 3.2"
     in a cross-reference.
     """
-    cuts = [m.end() for m in _RUN_ON_HEADING.finditer(content)]
+    cuts = [m.end() for m in words().run_on_heading.finditer(content)]
     pieces: list[Line] = []
     for a, b in zip([0, *cuts], [*cuts, len(content)], strict=True):
         piece = content[a:b].rstrip(" ")
@@ -260,9 +256,9 @@ def _names_a_field(label: str) -> bool:
 
     One word, or up to three capitalised ones: where line breaks are soft, a sentence can open any line.
     """
-    words = label.rstrip(": ").split()
-    return len(words) == 1 or (len(words) <= 3 and all(w[:1].isupper() or w in ("of", "for", "and") for w in words)
-                               and not any(w.lower() in _VERBS for w in words))
+    tokens, w = label.rstrip(": ").split(), words()
+    return len(tokens) == 1 or (len(tokens) <= 3 and all(t[:1].isupper() or t in w.field_small_words for t in tokens)
+                                and not any(t.lower() in w.line_verbs for t in tokens))
 
 
 def is_title_line(content: str) -> bool:
@@ -272,10 +268,11 @@ def is_title_line(content: str) -> bool:
     """
     if len(content) > 90 or content.endswith((",", ";")):
         return False
-    words = content.split()
-    if len(words) > 12 or (content.endswith(".") and len(words) > 4):
+    tokens = content.split()
+    if len(tokens) > 12 or (content.endswith(".") and len(tokens) > 4):
         return False
-    if any(w.strip(".,;:()\"'").lower() in _VERBS for w in words):
+    verbs = words().line_verbs
+    if any(w.strip(".,;:()\"'").lower() in verbs for w in tokens):
         return False
     letters = [c for c in content if c.isalpha()]
     if len(letters) < 3:
@@ -405,14 +402,10 @@ def mark_titles_and_artefacts(blocks: list[Block], text: str) -> None:
             line = text[block.start:block.end]
             if "\n" in line:  # soft-wrapped: read as the one line it is
                 line = " ".join(line.split())
-            if PAGE_ARTEFACT.fullmatch(line):
+            if page_artefact().fullmatch(line):
                 block.kind = "artefact"
             elif _standalone_title(line):
                 block.kind, block.level = "heading", 7
-
-
-_FINITE_VERBS = frozenset({"shall", "will", "must", "may", "can", "cannot", "should", "would", "might", "could", "agrees",
-                           "agree", "is", "are", "was", "were", "be", "has", "have", "does", "do", "means", "mean"})
 
 
 def _standalone_title(line: str) -> bool:
@@ -423,8 +416,8 @@ def _standalone_title(line: str) -> bool:
     if bold is not None:  # "**Company template, version 3.2**" alone on its line heads what follows
         # a lead-in with a participle ("**When required under applicable law.**") heads what follows;
         # a bold sentence with a finite verb ("**Customer shall pay all fees.**") is a term
-        words = bold.group(1).split()
-        return len(words) <= 12 and not any(w.strip(".,;:()\"'").lower() in _FINITE_VERBS for w in words)
+        tokens, finite = bold.group(1).split(), words().finite_verbs
+        return len(tokens) <= 12 and not any(w.strip(".,;:()\"'").lower() in finite for w in tokens)
     from conflictkit.segmenters.kinds import is_title  # kinds works on cleaned text; a bare line is close enough
 
     if any(mark in line for mark in (":", "__", "[", "{", "|")):

@@ -10,17 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Keywords of a numbered part that holds sections ("Article IV"); "Section", "Clause", "§" number sections.
-TOP_KEYWORDS = frozenset({"article", "part", "chapter", "schedule", "exhibit", "annex", "appendix"})
+from conflictkit.lexicon import LanguagePack
+from conflictkit.segmenters.words import words
+
 # Bullets, including the private-use glyphs Word's Symbol font leaves in converted text.
 BULLETS = "-*+\u2022\u00b7\u25aa\u25cf\u2023\u25e6\u2043\uf0b7\uf0a7\uf076\uf0d8"
 
-_KEYWORD = re.compile(
-    r"(?P<kw>(?i:article|part|chapter|schedule|exhibit|annex|appendix|section|sec\.|clause|paragraph|para\.)|§§?)"
-    r"[ ]*(?P<num>\d{1,3}(?:\.\d{1,3})*[A-Za-z]?|[IVXLC]{1,7}|[A-Z])(?P<dot>\.(?!\d))?"
-    # a label is followed by the end, punctuation, or a capitalised title; "Section 4 of this" is prose
-    r"(?=$|[ ]*[:)\]\-]|[ ]+[A-Z\"'(\[*_<]|(?<=\.)[ ])"
-)
 _DECIMAL = re.compile(
     r"(?P<num>\d{1,3}(?:\.\d{1,3})+)\.?(?=[ ]|$)|(?P<one>\d{1,3})[.)](?=[ ]|$)"
     r"|(?P<bare>\d{1,3})[ ]{1,4}(?=[A-Z][A-Z][A-Z ,;&'/-]*$)"  # "1 DEFINITIONS AND INTERPRETATION" (UK style)
@@ -69,14 +64,15 @@ def roman_value(token: str) -> int:
     return total
 
 
-def _keyword_label(content: str) -> Label | None:
-    m = _KEYWORD.match(content)
+def _keyword_label(content: str, pack: LanguagePack | None = None) -> Label | None:
+    w = words(pack)
+    m = w.keyword.match(content)
     if m is None:
         return None
     kw = m.group("kw")
     num = m.group("num")
     low = kw.lower()
-    if low in TOP_KEYWORDS:
+    if low in w.top_keywords:
         return Label(text=f"{kw.capitalize() if kw.isupper() else kw} {num}", end=m.end(), kind="top", keyword=low,
                      token=num)
     parts = tuple(int(p) for p in re.findall(r"\d+", num)) if num[0].isdigit() else ()
@@ -86,8 +82,9 @@ def _keyword_label(content: str) -> Label | None:
     return Label(text=f"{shown} {num}", end=m.end(), kind="decimal", parts=parts, keyword=low)
 
 
-def parse_label(content: str) -> Label | None:
-    """The numbering label at the start of ``content`` (a line without its indentation), if any."""
+def parse_label(content: str, pack: LanguagePack | None = None) -> Label | None:
+    """The numbering label at the start of ``content`` (a line without its indentation), if any; keyword
+    labels ("Section 4", "Article IV") in the pack's words (``segmenter.yaml``)."""
     if not content:
         return None
     first = content[0]
@@ -112,8 +109,8 @@ def parse_label(content: str) -> Label | None:
         if m and not content.startswith(("**", "__")):
             return Label(text=first, end=m.end(), kind="bullet")
         return None
-    if first in "§SsAaPpCcEe":
-        label = _keyword_label(content)
+    if first in words(pack).keyword_starts:
+        label = _keyword_label(content, pack)
         if label is not None:
             return label
     if first.isalpha():

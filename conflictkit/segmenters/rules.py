@@ -16,9 +16,9 @@ import re
 from pydantic import Field
 
 from conflictkit.hookspecs import hookimpl
-from conflictkit.lexicon import MODALS
 from conflictkit.model import Clause, ClauseKind, Document
 from conflictkit.segmenters.blocks import Block, scan
+from conflictkit.segmenters.cut import cut_long
 from conflictkit.segmenters.kinds import (
     inline_title,
     is_boilerplate,
@@ -29,6 +29,7 @@ from conflictkit.segmenters.kinds import (
 )
 from conflictkit.segmenters.markdown import is_markdown, markdown_blocks
 from conflictkit.segmenters.markup import drop_quote_marks, strip_markup
+from conflictkit.segmenters.words import reading, words
 from conflictkit.segmenters.tree import Node, SectionTree
 from conflictkit.stages import Options, Segmenter
 
@@ -45,11 +46,15 @@ class RulesSegmenterOptions(Options):
 
     min_chars: int = Field(1, ge=1, description="drop clauses whose cleaned text is shorter than this")
     split_list_items: bool = Field(True, description="one clause per list item; false keeps a list in its lead-in")
+    max_chars: int = Field(
+        10_000, ge=200,
+        description="a paragraph longer than this is cut into clauses at its sentence ends (between words where a "
+        "sentence is longer): a judge's work on a pair grows faster than the length of its clauses",
+    )
 
 
 _PLAIN_TITLE = 7  # Block.level of a plain-text title line
 _INDENTATION = re.compile(r"^[ \t>]+", re.MULTILINE)
-_ATTACHMENT = re.compile(r"\b(?:exhibit|schedule|annex|appendix|attachment|addendum)\b", re.IGNORECASE)
 
 
 class _SignatureRegion:
@@ -62,7 +67,7 @@ class _SignatureRegion:
         """Whether this block is part of a signature block (opening or closing the region as it goes)."""
         label = block.label
         if (block.kind == "heading" and 0 < block.level < _PLAIN_TITLE) or (label is not None and label.kind == "top") \
-                or (block.kind == "heading" and _ATTACHMENT.search(text)):
+                or (block.kind == "heading" and words().attachments.search(text)):
             self.open = False  # a new part of the document (an exhibit, a schedule) starts here
             return False
         if opens_signatures(text):
@@ -70,7 +75,8 @@ class _SignatureRegion:
             return True
         if not self.open:
             return False
-        short = len(text) <= 100 and not any(w.lower().strip(".,;:") in MODALS for w in text.split())
+        modals = words().modals
+        short = len(text) <= 100 and not any(w.lower().strip(".,;:") in modals for w in text.split())
         if is_signature_field(text) or short:
             return True
         self.open = False
@@ -87,10 +93,13 @@ class RulesSegmenter(Segmenter):
     name = "rules"
     Options = RulesSegmenterOptions
     version = "2"  # 2: Markdown read with markdown-it; soft line breaks never end a clause
+    reads_words = True
 
     def segment(self, document: Document) -> list[Clause]:
-        """Split ``document`` into clauses in document order (ids c0001, c0002, ...)."""
-        return _Run(document, self.options).clauses()
+        """Split ``document`` into clauses in document order (ids c0001, c0002, ...), reading the words
+        (titles, definitions, numbering keywords) of the pack it was handed."""
+        with reading(self.language):
+            return _Run(document, self.options).clauses()
 
     def reading_key(self, document: Document) -> str:
         """Markdown or plain text, and the original's indentation, which nests lists in both."""
@@ -117,7 +126,8 @@ class _Run:
         if not self.options.split_list_items:
             blocks = _merge_lists(blocks)
         for block in blocks:
-            self._emit(block, text)
+            for piece in cut_long(block, text, self.options.max_chars):
+                self._emit(piece, text)
         return self.out
 
     def _trimmed(self, block: Block, text: str) -> tuple[int, int]:

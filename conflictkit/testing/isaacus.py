@@ -18,9 +18,10 @@ Like the real API it validates model names, field types and batch limits (422 on
 400 on a body that is not JSON) and returns results sorted by score, each with its ``index``.
 Answers are deterministic: enrichments from the text's layout (:mod:`conflictkit.testing._ilgs`),
 embeddings from hashed tokens (similar texts get similar vectors), classifier and reranker
-scores from lexical cues. Usage is about 1.3 tokens per word. Faults can be injected: a status
-(401, 429 with ``retry-after``, 503...) or a delay, for the next N matching requests, or a
-rate-limit storm (429 on every n-th request).
+scores from lexical cues. Usage is about 1.3 tokens per word. Faults can be injected for the next
+N matching requests or on every n-th request (a storm): a status (401, 429 with ``retry-after``,
+503...), a delay (a hang), a dropped connection (``drop``), or a broken answer with status 200
+(``corrupt``: an HTML page, an empty body, malformed JSON, NaN, an embedding of the wrong size).
 
 No SDK dependency: httpx is imported only by :meth:`FakeIsaacus.transport`.
 """
@@ -43,7 +44,7 @@ import numpy as np
 
 from conflictkit.testing._ilgs import enrich
 from conflictkit.testing import loopback
-from conflictkit.testing.loopback import Fault, LoopbackServer, mock_transport, take_fault
+from conflictkit.testing.loopback import BROKEN_BODIES, Fault, LoopbackServer, Reset, Storm, mock_transport, take_fault
 
 MODELS = {
     "/enrichments": ("kanon-2-enricher",),
@@ -53,6 +54,8 @@ MODELS = {
 }
 LIMITS = {"/enrichments": 8, "/embeddings": 128, "/classifications/universal": 1000, "/rerankings": 1000}
 DIMENSIONS = 1792
+# Broken answers with status 200 (``FakeIsaacus.corrupt``): what a proxy, a bug or a bad deploy might send.
+CORRUPTIONS = ("html", "empty", "malformed", "nan", "short_vector", "wrong_size", "out_of_range")
 QUERY_MAX_CHARS = 5000
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _STOP = frozenset("a an and the of to in on for or by with as at be is are this that any its it".split())
@@ -273,8 +276,8 @@ class FakeIsaacus:
     max_in_flight: int = 0
     _faults: deque = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _storm: tuple[int, float | None] | None = None
-    _seen: int = 0
+    _storm: Storm | None = None
+    faults_injected: int = 0  # answers a fault replaced or delayed
 
     def fail(self, status: int, times: int = 1, *, path: str | None = None, retry_after: float | None = None) -> None:
         """Answer the next ``times`` matching requests with ``status`` (and a retry-after header)."""
@@ -283,8 +286,26 @@ class FakeIsaacus:
 
     def rate_limit(self, every: int, *, retry_after: float | None = None) -> None:
         """A storm: every ``every``-th request from now on gets 429 (with a retry-after), until :meth:`reset`."""
+        self.storm(429, every, retry_after=retry_after)
+
+    def storm(self, status: int | None, every: int, *, retry_after: float | None = None, delay: float = 0.0,
+              reset: bool = False, corruption: str | None = None) -> None:
+        """Every ``every``-th request from now on (any path) gets ``status``, or hangs ``delay`` seconds first,
+        or has its connection dropped (``reset``), or a broken answer (``corruption``), until :meth:`reset`."""
+        _check_corruption(corruption)
         with self._lock:
-            self._storm, self._seen = (every, retry_after), 0
+            self._storm = Storm(every, Fault(status=status, retry_after=retry_after, delay=delay, reset=reset, corruption=corruption))
+
+    def drop(self, times: int = 1, *, path: str | None = None) -> None:
+        """Drop the connection of the next ``times`` matching requests without answering."""
+        with self._lock:
+            self._faults.append(Fault(reset=True, times=times, path=path))
+
+    def corrupt(self, kind: str, times: int = 1, *, path: str | None = None) -> None:
+        """Answer the next ``times`` matching requests with status 200 and a broken body: one of :data:`CORRUPTIONS`."""
+        _check_corruption(kind)
+        with self._lock:
+            self._faults.append(Fault(corruption=kind, times=times, path=path))
 
     def delay(self, seconds: float, times: int = 1, *, path: str | None = None) -> None:
         """Sleep ``seconds`` before answering the next ``times`` matching requests."""
@@ -302,15 +323,14 @@ class FakeIsaacus:
             self._faults.clear()
             self.max_in_flight = 0
             self._storm = None
+            self.faults_injected = 0
 
     def _take_fault(self, path: str) -> Fault | None:
         with self._lock:
-            if self._storm is not None:
-                self._seen += 1
-                every, retry_after = self._storm
-                if self._seen % every == 0:
-                    return Fault(status=429, retry_after=retry_after)
-            return take_fault(self._faults, path)
+            stormy = self._storm.take() if self._storm is not None else None
+            fault = stormy or take_fault(self._faults, path)
+            self.faults_injected += fault is not None
+            return fault
 
     def handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes]:
         """Answer one HTTP request: ``(status, headers, body)``."""
@@ -325,17 +345,23 @@ class FakeIsaacus:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            status, extra, payload = self._answer(method, path, request, raw)
+            fault = self._take_fault(path)
+            status, extra, payload = self._answer(method, path, request, fault)
         finally:
             with self._lock:
                 self.in_flight -= 1
+        if fault is not None and fault.reset:
+            request.status = -1  # never answered
+            raise Reset
         request.status = status
+        if fault is not None and fault.corruption and status == 200:
+            request.corrupted = fault.corruption
+            return status, *_broken(fault.corruption, payload)
         return status, {"content-type": "application/json", **extra}, json.dumps(payload).encode()
 
-    def _answer(self, method: str, path: str, request: Request, raw: bytes) -> tuple[int, dict[str, str], dict]:
+    def _answer(self, method: str, path: str, request: Request, fault: Fault | None) -> tuple[int, dict[str, str], dict]:
         if self.latency:
             time.sleep(self.latency)
-        fault = self._take_fault(path)
         if fault is not None and fault.delay:
             time.sleep(fault.delay)
         if fault is not None and fault.status:
@@ -364,6 +390,29 @@ class FakeIsaacus:
             server.close()
 
 
+def _check_corruption(kind: str | None) -> None:
+    if kind is not None and kind not in CORRUPTIONS:
+        raise ValueError(f"unknown corruption {kind!r}; one of {', '.join(CORRUPTIONS)}")
+
+
+def _broken(kind: str, payload: dict) -> tuple[dict[str, str], bytes]:
+    """Headers and body of a broken 200 answer in place of ``payload``."""
+    if kind in BROKEN_BODIES:
+        content_type, body = BROKEN_BODIES[kind]
+        return {"content-type": content_type}, body
+    if kind == "malformed":
+        return {"content-type": "application/json"}, json.dumps(payload).encode()[:40]
+    payload = json.loads(json.dumps(payload))
+    for item in payload.get("embeddings", []):
+        vector = item["embedding"]
+        item["embedding"] = {"nan": [math.nan] + vector[1:], "short_vector": vector[:3],
+                             "wrong_size": vector[:256], "out_of_range": vector}[kind]
+    for item in payload.get("results", []) + payload.get("classifications", []):
+        if "score" in item:
+            item["score"] = {"nan": math.nan, "out_of_range": 1.7}.get(kind, item["score"])
+    return {"content-type": "application/json"}, json.dumps(payload).encode()  # NaN is written as the bare word, as Python does
+
+
 class FakeServer(LoopbackServer):
     """The fake on a loopback HTTP server, one thread per request; ``base_url`` for the SDK."""
 
@@ -372,4 +421,4 @@ class FakeServer(LoopbackServer):
         self.fake = fake
 
 
-__all__ = ["FakeIsaacus", "FakeServer", "Fault", "Request", "InvalidRequest", "respond", "enrich", "embed", "classify", "rerank", "tokens"]
+__all__ = ["FakeIsaacus", "FakeServer", "Fault", "Request", "InvalidRequest", "CORRUPTIONS", "respond", "enrich", "embed", "classify", "rerank", "tokens"]

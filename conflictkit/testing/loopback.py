@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -18,14 +20,21 @@ class Request:
 
     path: str
     body: Any
-    status: int = 0
+    status: int = 0  # -1: the connection was dropped without an answer
     authorization: str | None = None
+    corrupted: str | None = None  # the broken answer it got instead of a good one (status 200)
+
+    @property
+    def answered(self) -> bool:
+        """Whether it got a good answer (a client had every reason to keep it)."""
+        return self.status == 200 and self.corrupted is None
 
 
 @dataclass
 class Fault:
     """An injected answer for the next ``times`` requests matching ``path`` (None: any path): a
-    status (with a retry-after), a delay before answering, or a named corruption of the answer."""
+    status (with a retry-after), a delay before answering, a connection dropped without an answer
+    (``reset``), or a named corruption of the answer."""
 
     status: int | None = None
     delay: float = 0.0
@@ -33,6 +42,31 @@ class Fault:
     path: str | None = None
     retry_after: float | None = None
     corruption: str | None = None
+    reset: bool = False
+
+
+class Reset(Exception):
+    """Raised by a fake's ``handle`` to drop the connection without answering (a reset by the peer)."""
+
+
+@dataclass
+class Storm:
+    """``fault`` on every ``every``-th request from now on (counted over all paths)."""
+
+    every: int
+    fault: Fault
+    seen: int = 0
+
+    def take(self) -> Fault | None:
+        self.seen += 1
+        return self.fault if self.seen % self.every == 0 else None
+
+
+# Bodies a broken server or a proxy in front of it sends with status 200, by corruption name.
+BROKEN_BODIES = {
+    "html": ("text/html", b"<!DOCTYPE html><html><head><title>Gateway</title></head><body>Please log in</body></html>"),
+    "empty": ("application/json", b""),
+}
 
 
 def take_fault(faults: deque[Fault], path: str | None = None) -> Fault | None:
@@ -52,7 +86,10 @@ def mock_transport(handle: Handle):
 
     def handler(req: httpx.Request) -> httpx.Response:
         headers = {k.lower(): v for k, v in req.headers.items()}
-        status, extra, content = handle(req.method, req.url.path, headers, req.read())
+        try:
+            status, extra, content = handle(req.method, req.url.path, headers, req.read())
+        except Reset:
+            raise httpx.RemoteProtocolError("Server disconnected without sending a response.", request=req) from None
         return httpx.Response(status, headers=extra, content=content)
 
     return httpx.MockTransport(handler)
@@ -83,7 +120,12 @@ def _handler_class(handle: Handle) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length) if length else b""
             headers = {k.lower(): v for k, v in self.headers.items()}
-            status, extra, content = handle(self.command, self.path, headers, raw)
+            try:
+                status, extra, content = handle(self.command, self.path, headers, raw)
+            except Reset:  # close with SO_LINGER 0: the client reads a reset, not an answer
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.close_connection = True
+                return
             try:
                 self.send_response(status)
                 for key, value in extra.items():

@@ -7,10 +7,12 @@ answers conflictkit's three tasks deterministically, recognised by the prompt ma
 uses (``PREMISE:``/``HYPOTHESIS:``, ``TASK: parties``, ``TASK: explain``), so tests can assert
 exact outcomes. ``script`` replaces the model with a function of the request.
 
-Faults, for the retry and robustness tests: HTTP statuses (``fail``), a status on every n-th
-request (``storm``), delays (``delay``), and broken answers (``corrupt``): ``malformed`` (a body
-that is not JSON), ``truncated`` JSON, ``prose`` around the JSON, ``missing_ids``,
-``unknown_party``, ``hallucinated_quote``.
+Faults, for the retry and robustness tests: HTTP statuses (``fail``), a status, a hang or a dropped
+connection on every n-th request (``storm``), delays (``delay``), dropped connections (``drop``),
+and broken answers (``corrupt``): bodies that are not a completion (``malformed`` JSON, an ``html``
+page, an ``empty`` body, ``no_choices``: ``choices: []``, ``no_content``, ``nan_logprobs``), and completions whose
+text is broken (``truncated`` JSON, ``prose`` around the JSON, ``missing_ids``, ``unknown_party``,
+``hallucinated_quote``).
 
 Use it in-process with ``httpx.MockTransport`` (:meth:`FakeOpenAI.transport`) or on a loopback
 port (:meth:`FakeOpenAI.serve`).
@@ -30,15 +32,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conflictkit.testing.loopback import (
+    BROKEN_BODIES,
     Fault,
     LoopbackServer,
     Request,
+    Reset,
+    Storm,
     mock_transport,
     take_fault,
 )
 
 NLI_LABELS = ("ENTAILMENT", "CONTRADICTION", "NEUTRAL")
-CORRUPTIONS = ("malformed", "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
+CORRUPTIONS = ("malformed", "html", "empty", "no_choices", "no_content", "nan_logprobs",
+               "truncated", "prose", "missing_ids", "unknown_party", "hallucinated_quote")
 _WORD = re.compile(r"[a-z0-9]+")
 _NEGATORS = {"not", "no", "never", "neither", "nor", "without"}
 _MODALS = {"shall": "duty", "must": "duty", "will": "duty", "may": "permission"}
@@ -139,8 +145,8 @@ class FakeOpenAI:
     script: Callable[[dict], str] | None = None
     requests: list[Request] = field(default_factory=list)
     _faults: deque = field(default_factory=deque)
-    _storm: tuple[int, int, float | None] | None = None  # (status, every n-th request, retry-after)
-    _seen: int = 0
+    _storm: Storm | None = None
+    faults_injected: int = 0  # answers a fault replaced or delayed
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fail(self, status: int, times: int = 1, *, retry_after: float | None = None) -> None:
@@ -148,10 +154,16 @@ class FakeOpenAI:
         with self._lock:
             self._faults.append(Fault(status=status, times=times, retry_after=retry_after))
 
-    def storm(self, status: int, every: int, *, retry_after: float | None = None) -> None:
-        """Answer every ``every``-th request with ``status`` until :meth:`calm`."""
+    def storm(self, status: int | None, every: int, *, retry_after: float | None = None, delay: float = 0.0,
+              reset: bool = False) -> None:
+        """Answer every ``every``-th request with ``status`` (or after a ``delay``, or drop it: ``reset``) until :meth:`calm`."""
         with self._lock:
-            self._storm = (status, every, retry_after)
+            self._storm = Storm(every, Fault(status=status, retry_after=retry_after, delay=delay, reset=reset))
+
+    def drop(self, times: int = 1) -> None:
+        """Drop the connection of the next ``times`` requests without answering."""
+        with self._lock:
+            self._faults.append(Fault(reset=True, times=times))
 
     def calm(self) -> None:
         with self._lock:
@@ -174,10 +186,10 @@ class FakeOpenAI:
 
     def _take_fault(self) -> Fault | None:
         with self._lock:
-            self._seen += 1
-            if self._storm is not None and self._seen % self._storm[1] == 0:
-                return Fault(status=self._storm[0], retry_after=self._storm[2])
-            return take_fault(self._faults)
+            stormy = self._storm.take() if self._storm is not None else None
+            fault = stormy or take_fault(self._faults)
+            self.faults_injected += fault is not None
+            return fault
 
     def handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes]:
         """Answer one HTTP request: ``(status, headers, body)``."""
@@ -189,12 +201,16 @@ class FakeOpenAI:
         request = Request(path, body, authorization=headers.get("authorization"))
         with self._lock:
             self.requests.append(request)
-        status, extra, content = self._answer(method, path, request)
+        fault = self._take_fault()
+        status, extra, content = self._answer(method, path, request, fault)
+        if fault is not None and fault.reset:
+            request.status = -1  # never answered
+            raise Reset
         request.status = status
+        request.corrupted = fault.corruption if fault is not None and status == 200 else None
         return status, {"content-type": "application/json", **extra}, content
 
-    def _answer(self, method: str, path: str, request: Request) -> tuple[int, dict[str, str], bytes]:
-        fault = self._take_fault()
+    def _answer(self, method: str, path: str, request: Request, fault: Fault | None) -> tuple[int, dict[str, str], bytes]:
         if fault is not None and fault.delay:
             time.sleep(fault.delay)
         if fault is not None and fault.status:
@@ -213,8 +229,19 @@ class FakeOpenAI:
         corruption = fault.corruption if fault is not None else None
         if corruption == "malformed":
             return 200, {}, b'{"id": "chatcmpl-broken", "choices": [{"message": '
-        content = _corrupted(content, corruption)
-        return 200, {}, json.dumps(self._completion(request.body, content)).encode()
+        if corruption in BROKEN_BODIES:
+            content_type, body = BROKEN_BODIES[corruption]
+            return 200, {"content-type": content_type}, body
+        completion = self._completion(request.body, _corrupted(content, corruption))
+        if corruption == "no_choices":
+            completion["choices"] = []
+        elif corruption == "no_content":
+            completion["choices"][0]["message"]["content"] = None
+            completion["choices"][0]["finish_reason"] = "length"
+        elif corruption == "nan_logprobs" and completion["choices"][0]["logprobs"]:
+            for top in completion["choices"][0]["logprobs"]["content"][0]["top_logprobs"]:
+                top["logprob"] = math.nan
+        return 200, {}, json.dumps(completion).encode()
 
     def _completion(self, body: dict, content: str) -> dict:
         prompt = sum(tokens(str(m.get("content", ""))) for m in body["messages"])

@@ -2,14 +2,14 @@
 
 Everything is addressed by id (comparisons, jobs) or by a fixed name (static files); no request
 ever names a path on disk. Uploads are checked with the same loader as ``compare`` before a job
-starts, so a bad file is answered at once on the upload page.
+starts, so a bad file is answered at once on the upload page; the check and the comparison run in
+worker processes (:mod:`conflictkit.web.workers`), never in the server's own.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,12 +24,12 @@ from conflictkit.config import Config, load_config, preset_names
 from conflictkit.engine import Engine
 from conflictkit.errors import ConflictkitError
 from conflictkit.report.html import TEMPLATES as REPORT_TEMPLATES
-from conflictkit.store import get_store
 from conflictkit.web import export, pages
 from conflictkit.web.jobs import Runner
 from conflictkit.web.reviews import ReviewStore
 from conflictkit.web.security import BodyTooLarge, Guard, is_loopback, too_large_message
-from conflictkit.web.uploads import MAX_BATCH, documents_from_upload
+from conflictkit.web.uploads import MAX_BATCH
+from conflictkit.web.workers import MEMORY_MB, SECONDS, WorkerLimits, check_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The only files served: a fixed name -> (file, media type). Nothing else on disk is reachable.
@@ -56,6 +56,14 @@ class Settings:
     workers: int = 1
     unavailable: dict[str, str] = field(default_factory=dict)
     """Presets that cannot run here, with why: shown in the form, not offered."""
+    job_memory_mb: int = MEMORY_MB
+    """Address space of each worker process (models included): a job that needs more fails, the server lives."""
+    job_timeout: float = SECONDS
+    """Seconds one comparison (or the check of one upload) may take before its worker is killed."""
+
+    @property
+    def worker_limits(self) -> WorkerLimits:
+        return WorkerLimits(memory_bytes=self.job_memory_mb * 2**20, seconds=self.job_timeout)
 
 
 def unavailable_reason(config: Config) -> str | None:
@@ -91,25 +99,14 @@ def list_presets() -> list[str]:
 
 
 class App:
-    """State shared by the routes: settings, review store, the job runner, built engines."""
+    """State shared by the routes: settings, review store, the job runner."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.reviews = ReviewStore(settings.db_path)
         self.default_config = load_config(settings.config_path)  # a bad --config fails before serving
-        # (worker thread, config key) -> engine: engines are not shared between threads
-        self.engines: dict[tuple[int, str], Engine] = {}
-        self.runner = Runner(self.reviews, self._engine, self.config_for, workers=settings.workers,
-                             after_store=self._prepare_view)
-
-    def _engine(self, key: str, config: Config, progress) -> Engine:
-        # Called on a runner thread; each thread keeps its engines, and so its warmed-up models.
-        slot = (threading.get_ident(), key)
-        engine = self.engines.get(slot)
-        if engine is None:
-            engine = self.engines[slot] = Engine(config, store=get_store())
-        engine.progress = progress
-        return engine
+        self.runner = Runner(self.reviews, self.config_for, workers=settings.workers, after_store=self._prepare_view,
+                             limits=settings.worker_limits)
 
     def _prepare_view(self, cid: str) -> None:
         # The documents are rendered once here, on the worker thread, so the first view is as fast as the next.
@@ -183,9 +180,9 @@ class App:
             data = await upload.read()
             if len(data) > self.settings.max_upload_bytes:
                 raise BodyTooLarge(too_large_message(self.settings.max_upload_bytes))
-            limit = self.default_config.limits.max_document_bytes
             documents.extend(await run_in_threadpool(
-                documents_from_upload, upload.filename, data, limit, self.settings.max_upload_bytes))
+                check_upload, upload.filename, data, self.default_config.limits, self.settings.max_upload_bytes,
+                self.settings.worker_limits))
         if side == "reference" and len(documents) != 1:
             raise ConflictkitError("the reference must be one document, not a zip of several")
         return documents

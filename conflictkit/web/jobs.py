@@ -1,9 +1,11 @@
-"""The review app's job queue: comparisons run on worker threads; every job is kept in the review database.
+"""The review app's job queue: every job is kept in the review database and runs in a worker process.
 
-A job is written to SQLite (with both documents' texts) before it is queued, so a restart loses
-none: jobs that were running are marked interrupted and queued again, queued ones resume, finished
-ones keep their comparison. Progress lives in memory only (the pages poll it); a job that fails
-keeps its message for the page and stores no comparison.
+A job is written to SQLite (with both uploaded files) before it is queued, so a restart loses none:
+jobs that were running are marked interrupted and queued again, queued ones resume, finished ones
+keep their comparison. Each runner thread hands its jobs to a worker process of its own
+(:mod:`conflictkit.web.workers`: a memory ceiling and a time limit), so a runaway fails its job
+and nothing else. Progress lives in memory only (the pages poll it); a job that fails keeps its
+message for the page and stores no comparison.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from dataclasses import asdict, dataclass, field
 
 from conflictkit.config import Config, dump_config
 from conflictkit.errors import ConflictkitError
-from conflictkit.loaders import document_from_bytes
-from conflictkit.model import Document
 from conflictkit.web.reviews import ReviewStore
+from conflictkit.web.workers import Worker, WorkerLimits
 
 
 @dataclass
@@ -72,28 +73,28 @@ class Job:
                    interrupted=row["interrupted"], started=row["created"], finished=row["finished"])
 
 
-EngineFactory = Callable[[str, Config, Callable[[str, int, int], None]], object]
+Upload = tuple[str, bytes]  # a document as uploaded: its name and its bytes
 
 
 class Runner:
-    """Runs queued comparisons on ``workers`` daemon threads, each with engines of its own.
+    """Runs queued comparisons on ``workers`` daemon threads, each with a worker process of its own.
 
     ``config_for(key)`` turns a job's stored config key back into a config (a resumed job has only
-    the key); ``engine_factory(key, config, progress)`` returns an engine for the calling thread.
-    Stopping the server abandons running comparisons: they resume at the next start.
+    the key); ``limits`` bound each job's memory and time. Stopping the server abandons running
+    comparisons: they resume at the next start.
     """
 
-    def __init__(self, reviews: ReviewStore, engine_factory: EngineFactory, config_for: Callable[[str], Config],
-                 workers: int = 1, after_store: Callable[[str], None] | None = None) -> None:
+    def __init__(self, reviews: ReviewStore, config_for: Callable[[str], Config], workers: int = 1,
+                 after_store: Callable[[str], None] | None = None, limits: WorkerLimits | None = None) -> None:
         self.reviews = reviews
-        self.engine_factory = engine_factory
         self.config_for = config_for
         self.after_store = after_store  # (comparison id) -> None: e.g. render the documents once, ahead of the first view
         self.live: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
-        self._threads = [threading.Thread(target=self._work, name=f"conflictkit-compare-{n}", daemon=True)
-                         for n in range(max(1, workers))]
+        self.workers = [Worker(limits or WorkerLimits(), name=f"conflictkit-compare-{n}") for n in range(max(1, workers))]
+        self._threads = [threading.Thread(target=self._work, args=(worker,), name=f"conflictkit-compare-{n}", daemon=True)
+                         for n, worker in enumerate(self.workers)]
         for job_id in reviews.resume_jobs():
             row = reviews.job(job_id)
             if row is not None:
@@ -102,10 +103,10 @@ class Runner:
         for thread in self._threads:
             thread.start()
 
-    def submit(self, config_key: str, reference: Document, input: Document, batch_id: str | None = None) -> Job:
+    def submit(self, config_key: str, reference: Upload, input: Upload, batch_id: str | None = None) -> Job:
         """Store and queue a comparison; the returned job's id is what the progress page polls."""
-        job = Job(id=secrets.token_hex(8), reference_name=reference.path, input_name=input.path, batch_id=batch_id)
-        self.reviews.add_job(job.id, batch_id, config_key, reference.path, input.path, _file_bytes(reference), _file_bytes(input))
+        job = Job(id=secrets.token_hex(8), reference_name=reference[0], input_name=input[0], batch_id=batch_id)
+        self.reviews.add_job(job.id, batch_id, config_key, reference[0], input[0], reference[1], input[1])
         with self._lock:
             self.live[job.id] = job
         self._queue.put(job.id)
@@ -124,17 +125,18 @@ class Runner:
         """Every job of a batch upload, in upload order, with live progress where running."""
         return [self.get(row["id"]) or Job.from_row(row) for row in self.reviews.batch_jobs(batch_id)]
 
-    def _work(self) -> None:
+    def _work(self, worker: Worker) -> None:
         while True:
             job_id = self._queue.get()
             if job_id is None:
+                worker.close()
                 return
             with self._lock:
                 job = self.live.get(job_id)
             if job is not None:
-                self._run(job)
+                self._run(job, worker)
 
-    def _run(self, job: Job) -> None:
+    def _run(self, job: Job, worker: Worker) -> None:
         job.state = "running"
         job.advance("starting", 0, 0)
         self.reviews.update_job(job.id, state="running")
@@ -142,16 +144,12 @@ class Runner:
             config_key = self.reviews.job(job.id)["config_key"]
             config = self.config_for(config_key)
             reference_data, input_data = self.reviews.job_files(job.id)
-            limit = config.limits.max_document_bytes
-            reference = document_from_bytes(reference_data, job.reference_name, limit)
-            input = document_from_bytes(input_data, job.input_name, limit)
-            engine = self.engine_factory(config_key, config, job.advance)
-            result = engine.compare_documents(reference, input)
+            answer = worker.call("compare", (config_key, config, (job.reference_name, reference_data),
+                                             (job.input_name, input_data)), job.advance)
             job.advance("saving", 0, 0)
-            job.comparison = self.reviews.add(
-                reference.path, input.path, result.reference.document.original, result.input.document.original,
-                result.report, dump_config(config),
-            )
+            (reference_path, reference_text), (input_path, input_text) = answer["reference"], answer["input"]
+            job.comparison = self.reviews.add(reference_path, input_path, reference_text, input_text, answer["report"],
+                                              dump_config(config))
             if self.after_store is not None:
                 job.advance("preparing the view", 0, 0)
                 self.after_store(job.comparison)
@@ -176,8 +174,3 @@ class Runner:
                 break
         for _ in self._threads:
             self._queue.put(None)
-
-
-def _file_bytes(document: Document) -> bytes:
-    """What was uploaded: the file's own bytes where the loader kept them (DOCX, PDF), else the text."""
-    return document.data if document.data is not None else document.original.encode("utf-8")

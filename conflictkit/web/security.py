@@ -16,6 +16,8 @@ import ipaddress
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from starlette.requests import ClientDisconnect
+
 TOKEN_COOKIE = "conflictkit_token"
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
 DRAIN_FACTOR = 4  # read (and drop) up to this many times the limit, so the client sees the 413
@@ -71,7 +73,10 @@ class Guard:
         if length is not None and length.isdigit() and int(length) > self.max_body:
             await _drain(receive, int(length), self.max_body * DRAIN_FACTOR)
             return await _respond(send, 413, too_large_message(self.max_body))
-        return await self.app(scope, _limited(receive, self.max_body), send)
+        try:
+            return await self.app(scope, _limited(receive, self.max_body), send)
+        except ClientDisconnect:
+            return None  # the client went, or stalled and was cut off (conflictkit.web.timeouts): no one to answer
 
     def _host_problem(self, headers: dict) -> str | None:
         if not self.loopback:

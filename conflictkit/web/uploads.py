@@ -10,6 +10,7 @@ import io
 import zipfile
 from pathlib import PurePosixPath
 
+from conflictkit.config import Limits
 from conflictkit.errors import InputError
 from conflictkit.loaders import document_from_bytes
 from conflictkit.model import Document
@@ -23,11 +24,11 @@ def display_name(filename: str, fallback: str) -> str:
     return PurePosixPath(filename.replace("\\", "/")).name[:MAX_NAME] or fallback
 
 
-def documents_from_upload(filename: str, data: bytes, limit: int, max_bytes: int) -> list[Document]:
-    """The documents of one uploaded file: itself, or every document inside a .zip."""
+def documents_from_upload(filename: str, data: bytes, limits: Limits, max_bytes: int) -> list[Document]:
+    """The documents of one uploaded file: itself, or every document inside a .zip, read within ``limits``."""
     name = display_name(filename, "upload")
     if not name.lower().endswith(".zip"):
-        return [document_from_bytes(data, name, limit)]
+        return [document_from_bytes(data, name, limits)]
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in archive.infolist() if _is_document(m)]
@@ -44,11 +45,17 @@ def documents_from_upload(filename: str, data: bytes, limit: int, max_bytes: int
         if member.flag_bits & 0x1:
             raise InputError(f"{name}: {member.filename} is encrypted; upload an unencrypted zip")
         with archive.open(member) as handle:
-            content = handle.read(limit + 1)  # the declared size can lie: never read past the limit
-        documents.append(document_from_bytes(content, display_name(member.filename, "document"), limit))
+            content = handle.read(limits.max_document_bytes + 1)  # the declared size can lie: never read past the limit
+        documents.append(document_from_bytes(content, display_name(member.filename, "document"), limits))
     return documents
 
 
 def _is_document(member: zipfile.ZipInfo) -> bool:
     parts = PurePosixPath(member.filename).parts
     return not member.is_dir() and not any(p.startswith(".") or p == "__MACOSX" for p in parts)
+
+
+def stored_bytes(document: Document) -> bytes:
+    """What a job keeps of an uploaded document: the file's own bytes where the loader kept them
+    (DOCX, PDF), else its text."""
+    return document.data if document.data is not None else document.original.encode("utf-8")

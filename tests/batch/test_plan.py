@@ -61,3 +61,22 @@ def test_bad_manifests_say_what_is_wrong(tmp_path, content, message):
 def test_missing_manifest(tmp_path):
     with pytest.raises(UserError, match="does not exist"):
         pairs_from_manifest(str(tmp_path / "nope.csv"))
+
+
+def test_devices_and_fifos_are_refused_before_the_batch_starts(tmp_path):
+    import os
+
+    ref = tmp_path / "ref.md"
+    ref.write_text("R")
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)  # a FIFO no one writes to: opening it would block the batch for ever
+    with pytest.raises(UserError, match=r"pipe.md is a FIFO, not a regular file; give document files"):
+        pairs_from_inputs(str(ref), [str(fifo)])
+    with pytest.raises(UserError, match=r"/dev/zero is a device, not a regular file"):
+        pairs_from_inputs(str(ref), ["/dev/zero"])
+    manifest = tmp_path / "pairs.csv"
+    manifest.write_text(f"reference,input\nref.md,{fifo.name}\n")
+    with pytest.raises(UserError, match=r"is a FIFO"):
+        pairs_from_manifest(str(manifest))
+    with pytest.raises(UserError, match=r"/dev/zero is a device"):
+        pairs_from_inputs("/dev/zero", [str(ref)])  # the reference too

@@ -13,7 +13,7 @@ from conflictkit.errors import UserError
 from conflictkit.testing.clauses import document_of
 from tests.conftest import REFERENCE
 
-REPORT_SET = {"report.json", "pairs.json", "params.json", "report.md", "report.html", "batch-row.json"}
+REPORT_SET = {"report.json", "pairs.json", "params.json", "report.md", "report.html", "batch-row.json", ".conflictkit-set.json"}
 
 
 def _run(portfolio, fast_config, out, workers=1, **kwargs):
@@ -38,7 +38,7 @@ def test_every_pair_gets_its_folder_and_a_summary_row(portfolio, fast_config, tm
     assert by_name["draft.md"].counts["deviation"] >= 10 and by_name["draft.md"].top_reasons
     for name in ("draft.md", "same.md", "longer-notice.md"):
         assert {p.name for p in (out / by_name[name].folder).iterdir()} == REPORT_SET
-    assert {p.name for p in (out / by_name["broken.md"].folder).iterdir()} == {"batch-row.json"}
+    assert {p.name for p in (out / by_name["broken.md"].folder).iterdir()} == {"batch-row.json", ".conflictkit-set.json"}
     summary = json.loads((out / "summary.json").read_text())
     assert summary["totals"]["pairs"] == 4 and summary["totals"]["failed"] == 1
     csv_lines = (out / "summary.csv").read_text().splitlines()
@@ -102,3 +102,31 @@ def test_unknown_engine_and_misplaced_address():
         get_engine("spark", 1, None)
     with pytest.raises(UserError, match="--address is for a cluster engine"):
         get_engine("local", 1, "ray://head:10001")
+
+
+def test_a_users_summary_file_in_out_is_refused_before_any_work(portfolio, fast_config, tmp_path):
+    """summary.csv and friends were replaced with no question: a user's own summary.csv was lost."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.csv").write_text("my own spreadsheet\n")
+    with pytest.raises(UserError, match=r"holds summary.csv \(not known to be written by conflictkit \(no manifest\)\)"):
+        _run(portfolio, fast_config, out)
+    assert [p.name for p in out.iterdir()] == ["summary.csv"]  # nothing ran, nothing was written
+
+
+def test_a_batchs_own_summary_is_replaced_and_an_edited_one_is_not(portfolio, fast_config, tmp_path):
+    out = tmp_path / "out"
+    _run(portfolio, fast_config, out)
+    _run(portfolio, fast_config, out, force=True)  # its own summary: replaced
+    (out / "summary.html").write_text((out / "summary.html").read_text() + "<!-- my notes -->")
+    with pytest.raises(UserError, match=r"summary.html \(edited since conflictkit wrote it\)"):
+        _run(portfolio, fast_config, out)
+    assert (out / "summary.html").read_text().endswith("<!-- my notes -->")
+
+
+def test_a_summary_written_before_the_manifest_is_replaced(portfolio, fast_config, tmp_path):
+    out = tmp_path / "out"
+    _run(portfolio, fast_config, out)
+    (out / ".conflictkit-files.json").unlink()  # as an earlier version left it
+    _run(portfolio, fast_config, out, force=True)
+    assert json.loads((out / "summary.json").read_text())["schema"] == "conflictkit.batch-summary/1"

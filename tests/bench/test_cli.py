@@ -37,7 +37,7 @@ def test_bench_writes_table_json_and_plots(diff_config, toy_jsonl, doc_manifest,
     assert proc.returncode == 0, proc.stderr
     assert "| diff |" in proc.stdout
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["bench.json", "bench.md", "categories-toy.png", "pr-toy.png"]
+    assert names == [".conflictkit-set.json", "bench.json", "bench.md", "categories-toy.png", "pr-toy.png"]
     data = json.loads((out / "bench.json").read_text())
     assert data["command"].startswith("conflictkit bench --config") and len(data["runs"]) == 2
     assert (out / "pr-toy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -47,7 +47,7 @@ def test_compare_text_json_and_out(fast, tmp_path):
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--out", out, "--format", "md")
     assert proc.returncode == 0
-    assert sorted(p.name for p in out.iterdir()) == ["pairs.json", "params.json", "report.json", "report.md"]
+    assert sorted(p.name for p in out.iterdir()) == [".conflictkit-set.json", "pairs.json", "params.json", "report.json", "report.md"]
     for name in ("report.json", "pairs.json", "params.json"):
         assert_valid(json.loads((out / name).read_text()))
     params = json.loads((out / "params.json").read_text())
@@ -241,3 +241,43 @@ def test_sort_orders_every_text_view_and_the_ids_stay(fast):
     assert kinds == sorted(kinds, key=["deviation", "missing", "added", "moved"].index)
     assert "listed by kind, then in document order" in table
     assert run("compare", REFERENCE, INPUT, "--config", fast, "--sort", "colour").returncode == 2
+
+
+def test_a_file_name_that_is_not_utf8(fast, tmp_path):
+    """A name with a byte that is not UTF-8 (an old Latin-1 archive): reported, and written as the JSON escape
+    of the same name, which reads back to a path that opens the file (it was a UnicodeEncodeError, exit 1)."""
+    name = os.fsdecode(b"caf\xe9.md")
+    try:
+        (tmp_path / name).write_bytes(INPUT.read_bytes())
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system refuses names that are not UTF-8")
+    out = tmp_path / "out"
+    proc = run("compare", REFERENCE, name, "--config", fast, "--out", out, "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for text in (proc.stdout, (out / "report.json").read_text(encoding="utf-8")):
+        path = json.loads(text)["input"]["path"]
+        assert path == name and (tmp_path / path).is_file()
+    assert "caf\\udce9.md" in (out / "report.json").read_text(encoding="utf-8")  # an escape, not a byte that is not UTF-8
+
+
+def test_an_unreadable_file_says_permission_denied(fast, tmp_path):
+    import shutil
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "in.md").write_bytes(INPUT.read_bytes())
+    (tmp_path / "unreadable.md").write_bytes(INPUT.read_bytes())
+    (tmp_path / "unreadable.md").chmod(0)
+    locked.chmod(0)
+    prefix = []
+    if os.geteuid() == 0:  # root reads everything: drop the capabilities that let it
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv to drop its file-reading capabilities")
+        prefix = ["setpriv", "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search"]
+    try:
+        for path in (tmp_path / "unreadable.md", locked / "in.md"):
+            proc = subprocess.run([*prefix, sys.executable, "-m", "conflictkit", "compare", REFERENCE, path, "--config", fast],
+                                  capture_output=True, text=True, timeout=600)
+            assert_user_error(proc, f"{path}: permission denied; check the")
+    finally:
+        locked.chmod(0o755)

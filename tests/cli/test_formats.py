@@ -72,4 +72,4 @@ def test_the_redline_format_prints_and_writes_every_change(tmp_path, fast):
     assert proc.returncode == 0, proc.stderr
     written = (out / "redline.md").read_text()
     assert written == proc.stdout and "only the changes of findings are listed" in written
-    assert sorted(p.name for p in out.iterdir()) == ["pairs.json", "params.json", "redline.md", "report.json", "report.md"]
+    assert sorted(p.name for p in out.iterdir()) == [".conflictkit-set.json", "pairs.json", "params.json", "redline.md", "report.json", "report.md"]

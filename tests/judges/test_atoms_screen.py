@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conflictkit.judges.atoms import numbers
+from conflictkit.judges.atoms.numgrammar import grammar
 from conflictkit.judges.atoms.phrases import _compiled
 from conflictkit.judges.atoms.screen import may_match, required_literals, screen
 from conflictkit.lexicon import load
@@ -60,8 +60,10 @@ def test_every_lexicon_row_matches_only_texts_that_pass_its_screen():
 
 
 def test_the_number_and_date_screens_hide_no_match():
-    screened = [*zip(numbers._DATES, numbers._DATE_SCREENS, strict=True), *numbers._CALENDAR_SCREENS.items(),
-                (numbers._FREQUENCY, numbers._FREQUENCY_SCREEN)]
+    g = grammar(load())
+    d = g.dates
+    calendar = [(p, screen(p)) for p in (d.ordinal, d.weekday, d.quarter, d.month_alone)]
+    screened = [*zip(d.patterns, d.screens, strict=True), *calendar, (g.p.frequency, g.frequency_screen)]
     texts = bench_texts_lower() + ["Payment is due on the 1st day of each Month, every Friday, or by March 31, 2026.",
                                "Reports are delivered quarterly and invoices twice per year, on 15 June 2026."]
     skipped = 0

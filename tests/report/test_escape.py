@@ -50,6 +50,12 @@ def test_hostile_markdown_renders_as_its_own_text():
         assert rendered_text(escape_markdown(text)) == text
 
 
+def test_no_angle_bracket_opens_a_tag_in_any_markdown_dialect():
+    # CommonMark honours "\<"; Markdown.pl and Python-Markdown do not, and pass "\<script>" on as a tag
+    for text in HOSTILE + ["<svg onload=alert(1)>", "<iframe src=x>", "<img src=x onerror=alert(1)>"]:
+        assert "<" not in escape_markdown(text)
+
+
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e), min_size=1))
 def test_any_printable_text_renders_literally(text):
     flat = " ".join(text.split())

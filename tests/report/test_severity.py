@@ -77,7 +77,7 @@ def test_only_a_clause_under_no_heading_is_read_by_its_text():
 def _table_data() -> dict:
     from conflictkit.lexicon import load
 
-    return json.loads(json.dumps(load("en").section("severity")))
+    return json.loads(json.dumps(load("en").table("severity")))
 
 
 def test_a_table_of_ones_own_ranks_otherwise_and_a_bad_one_is_refused_with_every_problem(tmp_path):
@@ -112,9 +112,23 @@ def test_a_config_names_a_table_relative_to_itself_checked_before_any_work(tmp_p
         resolve({"severity": {"table": str(tmp_path / "bad.yaml")}})
 
 
-def test_a_language_without_a_table_ranks_with_english():
+def test_a_language_pack_without_a_table_ranks_with_english_and_one_with_a_table_by_its_own(tmp_path, monkeypatch):
+    from conflictkit import lexicon
+    from conflictkit.testing.packs import derived_pack
+
     assert load_table(None, "en") is EN
-    assert load_table(None, "xx").fingerprint == EN.fingerprint
+    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(tmp_path))
+    lexicon.load.cache_clear()
+    try:
+        derived_pack(tmp_path, "xx_test", remove=("tables/severity.yaml",))
+        assert load_table(None, "xx_test").fingerprint == EN.fingerprint
+        own = derived_pack(tmp_path, "yy_test")
+        data = _table_data()
+        data["levels"] = {"high": 2, "medium": 1}
+        (own / "tables" / "severity.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+        assert load_table(None, "yy_test").spec.levels.high == 2
+    finally:
+        lexicon.load.cache_clear()
 
 
 # -- one order, the same ids --------------------------------------------------------------------------------
@@ -208,3 +222,25 @@ def test_a_changed_table_re_ranks_a_cached_comparison(tmp_path, fast_config_modu
     assert {f["severity"] for f in second.report["findings"]} == {"low"}
     assert [f["id"] for f in ordered(second.report["findings"])] == sorted(f["id"] for f in first.report["findings"])
     assert second.report["materiality"]["table"] == str(tmp_path / "flat.yaml")
+
+
+def test_language_auto_ranks_each_comparison_with_its_own_language_table(tmp_path, monkeypatch):
+    from conflictkit import lexicon
+    from conflictkit.testing.packs import derived_pack
+
+    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(tmp_path))
+    lexicon.load.cache_clear()
+    try:
+        german = derived_pack(tmp_path, "de_test", changes={"pack.detection_words": [
+            "der", "die", "das", "und", "ist", "nicht", "den", "von", "zu", "mit", "des", "im"]})
+        data = _table_data()
+        data["levels"] = {"high": 100, "medium": 99}  # everything low: this table, not English's, ranked it
+        (german / "tables" / "severity.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+        engine = Engine(resolve({**FAST_CONFIG, "language": "auto"}))
+        de = engine.compare_texts("Der Lieferant liefert die Ware an den Käufer.", "Der Lieferant liefert die Ware nicht.")
+        assert de.report["materiality"]["table"] == "lang/de_test/tables/severity.yaml"
+        assert de.report["findings"] and {f["severity"] for f in de.report["findings"]} == {"low"}
+        en = engine.compare_texts("The Supplier shall deliver the Goods.", "The Supplier shall not deliver the Goods.")
+        assert en.report["materiality"]["table"] == "lang/en/tables/severity.yaml"
+    finally:
+        lexicon.load.cache_clear()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import re
 import os
 import subprocess
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conflictkit.errors import OutputError, UserError
-from conflictkit.report import writer
+from conflictkit.report import sets
+from conflictkit.report.sets import MANIFEST, SUBFOLDER
 from conflictkit.report.writer import REPORT_FILES, atomic_write, write_set
 
 OLD = {"report.json": "old-report", "pairs.json": "old-pairs", "params.json": "old-params", "report.md": "old-md"}
@@ -22,13 +24,13 @@ def owned(name: str) -> bool:
 
 
 def contents(directory: Path) -> dict[str, str]:
-    return {p.name: p.read_text() for p in sorted(directory.iterdir())}
+    """The set's files (its manifest left out)."""
+    return {p.name: p.read_text() for p in sorted(directory.iterdir()) if p.name != MANIFEST}
 
 
 def test_new_set_replaces_old_whole(tmp_path):
     out = tmp_path / "out"
-    write_set(out, OLD, owned)
-    (out / "report.html").write_text("stale html from an earlier --format html")
+    write_set(out, {**OLD, "report.html": "stale html from an earlier --format html"}, owned)
     write_set(out, NEW, owned)
     assert contents(out) == NEW  # the earlier run's report.html went with its set
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no staging left beside it
@@ -50,23 +52,23 @@ def test_folder_with_other_files_is_refused_untouched(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    with pytest.raises(UserError, match="not part of a report.*notes.txt"):
+    with pytest.raises(UserError, match=r"holds notes.txt \(not written by conflictkit\); conflictkit replaces only files it wrote"):
         write_set(out, NEW, owned)
     assert contents(out) == {"notes.txt": "mine"}
 
 
-def test_empty_existing_folder_is_filled_in_place(tmp_path):
+def test_empty_existing_folder_is_replaced_whole_keeping_its_mode(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    inode = out.stat().st_ino
+    out.chmod(0o750)
     write_set(out, NEW, owned)
-    assert contents(out) == NEW and out.stat().st_ino == inode  # a mount point or cwd stays itself
+    assert contents(out) == NEW and out.stat().st_mode & 0o777 == 0o750
 
 
 def test_failure_while_staging_leaves_the_old_set(tmp_path, monkeypatch):
     out = tmp_path / "out"
     write_set(out, OLD, owned)
-    real = writer._write_file
+    real = sets._write_new
     calls = []
 
     def full_disk_on_third(path, content):
@@ -75,7 +77,7 @@ def test_failure_while_staging_leaves_the_old_set(tmp_path, monkeypatch):
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         real(path, content)
 
-    monkeypatch.setattr(writer, "_write_file", full_disk_on_third)
+    monkeypatch.setattr(sets, "_write_new", full_disk_on_third)
     with pytest.raises(OutputError, match=r"cannot write .*out: No space left on device; free some space"):
         write_set(out, NEW, owned)
     assert contents(out) == OLD
@@ -87,7 +89,7 @@ def test_crash_mid_swap_is_repaired_by_the_next_run(tmp_path, monkeypatch, crash
     """Without renameat2 the swap is two renames; a crash between them leaves no report folder."""
     out = tmp_path / "out"
     write_set(out, OLD, owned)
-    monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(sets, "_exchange", lambda a, b: False)
     real_rename = os.rename
 
     def crash(src, dst):
@@ -98,13 +100,13 @@ def test_crash_mid_swap_is_repaired_by_the_next_run(tmp_path, monkeypatch, crash
             raise KeyboardInterrupt
         real_rename(src, dst)
 
-    monkeypatch.setattr(writer.os, "rename", crash)
+    monkeypatch.setattr(sets.os, "rename", crash)
     with pytest.raises(KeyboardInterrupt):
         write_set(out, NEW, owned)
-    monkeypatch.setattr(writer.os, "rename", real_rename)
+    monkeypatch.setattr(sets.os, "rename", real_rename)
     # the next run (here: a write of a third set) first puts a whole set back, then replaces it
     leftover_new = any("-new-" in p.name for p in tmp_path.iterdir())
-    writer._recover(out)
+    sets._recover(out, owned)
     assert contents(out) == (NEW if leftover_new else OLD)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
@@ -114,7 +116,7 @@ def test_exchange_swaps_in_one_step(tmp_path):
     a.mkdir()
     b.mkdir()
     (a / "x").write_text("a")
-    if not writer._exchange(a, b):
+    if not sets._exchange(a, b):
         pytest.skip("this file system has no renameat2 exchange")
     assert (b / "x").read_text() == "a" and not (a / "x").exists()
 
@@ -202,21 +204,27 @@ def test_parallel_writers_leave_one_whole_set(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
-def test_the_current_directory_is_replaced_in_place(tmp_path, monkeypatch):
-    """Swapping the folder a shell sits in would leave that shell in a deleted folder."""
+def test_the_current_directory_gets_a_subfolder_swapped_whole(tmp_path, monkeypatch, capsys):
+    """Swapping the folder a shell sits in would leave that shell in a deleted folder; filling it file by
+    file would leave a mix after a crash: the set goes into a subfolder, swapped like any --out."""
     out = tmp_path / "out"
-    write_set(out, {**OLD, "report.html": "stale"}, owned)
-    inode = out.stat().st_ino
+    out.mkdir()
+    (out / "mine.txt").write_text("the user's")
     monkeypatch.chdir(out)
+    written = write_set(".", OLD, owned)
+    assert written[0].parent == Path(SUBFOLDER) and contents(out / SUBFOLDER) == OLD
+    assert f"the files are in {SUBFOLDER}" in capsys.readouterr().err
     write_set(".", NEW, owned)
-    assert out.stat().st_ino == inode and contents(out) == NEW
+    assert contents(out / SUBFOLDER) == NEW
+    assert sorted(p.name for p in out.iterdir()) == [SUBFOLDER, "mine.txt"]  # nothing of the user's touched
 
 
 def test_in_place_failure_while_writing_leaves_the_old_set(tmp_path, monkeypatch):
     out = tmp_path / "out"
-    write_set(out, OLD, owned)
+    out.mkdir()
     monkeypatch.chdir(out)
-    real = writer._write_temp
+    write_set(".", OLD, owned)
+    real = sets._write_new
     calls = []
 
     def full_disk_on_second(path, content):
@@ -225,7 +233,94 @@ def test_in_place_failure_while_writing_leaves_the_old_set(tmp_path, monkeypatch
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, content)
 
-    monkeypatch.setattr(writer, "_write_temp", full_disk_on_second)
+    monkeypatch.setattr(sets, "_write_new", full_disk_on_second)
     with pytest.raises(OutputError, match="No space left on device"):
         write_set(".", NEW, owned)
-    assert contents(out) == OLD
+    assert contents(out / SUBFOLDER) == OLD and sorted(p.name for p in out.iterdir()) == [SUBFOLDER]
+
+
+@pytest.mark.parametrize("name, make", [
+    (".ck-notes", lambda p: p.write_text("my notes")),  # named like the tool's own hidden files
+    ("report.docx", lambda p: (p.mkdir(), (p / "thesis.txt").write_text("mine"))),  # a folder named like a report file
+    ("report.html", lambda p: p.symlink_to("/etc/hostname")),  # a link the user made
+])
+def test_a_users_entry_beside_a_set_is_never_deleted(tmp_path, name, make):
+    out = tmp_path / "out"
+    write_set(out, OLD, owned)
+    make(out / name)
+    with pytest.raises(UserError, match=rf"holds {re.escape(name)} \(not written by conflictkit\)"):
+        write_set(out, NEW, owned)
+    assert (out / name).exists() or (out / name).is_symlink()
+    assert {p.name: p.read_text() for p in out.iterdir() if p.name in OLD} == OLD
+
+
+def test_a_users_entry_in_a_folder_without_a_manifest_is_never_deleted(tmp_path):
+    out = tmp_path / "out"
+    (out / "report.json").mkdir(parents=True)
+    (out / "report.json" / "thesis.txt").write_text("mine")
+    with pytest.raises(UserError, match="not written by conflictkit"):
+        write_set(out, NEW, owned)
+    assert (out / "report.json" / "thesis.txt").read_text() == "mine"
+
+
+def test_an_edited_report_file_is_not_replaced(tmp_path):
+    out = tmp_path / "out"
+    write_set(out, OLD, owned)
+    (out / "report.md").write_text("old-md, with my review comments")
+    with pytest.raises(UserError, match=r"report.md \(edited since conflictkit wrote it\)"):
+        write_set(out, NEW, owned)
+    assert (out / "report.md").read_text() == "old-md, with my review comments"
+
+
+def test_a_set_from_before_manifests_is_replaced(tmp_path):
+    """An earlier conflictkit wrote no manifest: plain files of the set, one a conflictkit JSON file."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.json").write_text('{"schema": "conflictkit.report/1"}')
+    (out / "report.md").write_text("# old")
+    write_set(out, NEW, owned)
+    assert contents(out) == NEW
+
+
+def test_files_named_like_a_set_without_conflictkit_content_are_refused(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.md").write_text("my own report, nothing to do with conflictkit")
+    with pytest.raises(UserError, match="no manifest"):
+        write_set(out, NEW, owned)
+    assert (out / "report.md").read_text().startswith("my own report")
+
+
+def test_leftovers_beside_are_removed_only_when_they_are_ours(tmp_path):
+    out = tmp_path / "out"
+    write_set(out, OLD, owned)
+    prefix = sets._sibling_prefix(out)
+    ours = tmp_path / f"{prefix}new-00000000"  # a staging folder a killed run left, half written
+    ours.mkdir()
+    (ours / MANIFEST).write_text('{"schema": "conflictkit.set/1", "files": {"report.json": "0"}}')
+    (ours / "report.json").write_text("half")
+    empty = tmp_path / f"{prefix}new-11111111"  # killed right after mkdir
+    empty.mkdir()
+    theirs = tmp_path / f"{prefix}old-22222222"  # named like ours, holding a user's file
+    theirs.mkdir()
+    (theirs / "keep.txt").write_text("mine")
+    write_set(out, NEW, owned)
+    assert not ours.exists() and not empty.exists() and (theirs / "keep.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("in_cwd", [False, True], ids=["--out DIR", "--out ."])
+def test_sigkill_at_any_moment_leaves_one_whole_set(tmp_path, in_cwd):
+    """Real SIGKILLs of a process writing set after set, at 24 moments: a reader finds one whole set each time."""
+    from conflictkit.testing.kills import kill_at, read_set
+
+    out = tmp_path / "out"
+    seen = []
+    for i in range(24):
+        found = kill_at(out, delay=0.01 * i, cwd=in_cwd)
+        seen.append(found)
+        assert not found.startswith("mixed"), f"kill {i}: {found}"
+    assert len(set(seen) - {"absent"}) >= 2  # the kills landed at different moments, not all before the first set
+    folder = out / SUBFOLDER if in_cwd else out
+    write_set(folder, NEW, owned)  # the next run clears what the killed ones left beside
+    assert contents(folder) == NEW and read_set(folder) == "mixed: " + str({n: None for n in ("report.json", "pairs.json", "params.json", "report.md")})
+    assert sorted(p.name for p in folder.parent.iterdir()) == ([SUBFOLDER] if in_cwd else ["out"])

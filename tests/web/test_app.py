@@ -60,7 +60,7 @@ def test_a_restarted_app_reopens_comparisons_and_decisions_without_recomputing(m
     second = make_client()  # a new app on the same database
     page = second.get(f"/comparisons/{cid}")
     assert f'data-fid="{fid}" data-status="accepted"' in page.text
-    assert second.app.conflictkit.engines == {}  # nothing was computed to show it
+    assert not any(worker.running for worker in second.app.conflictkit.runner.workers)  # nothing was computed to show it
 
 
 def test_bad_uploads_get_a_clear_message_and_the_app_keeps_serving(make_client):
@@ -100,9 +100,9 @@ def test_a_failed_comparison_shows_its_error_and_saves_nothing(make_client, tmp_
     ref, inp = sample_pair()
     response = upload(client, (ref.name, ref.read_bytes()), (inp.name, inp.read_bytes()))
     state = wait_for_job(client, response.headers["location"])
-    assert state["state"] == "failed" and "cannot reach the Isaacus API" in state["error"]
+    assert state["state"] == "failed" and "Isaacus API /rerankings: cannot reach http://127.0.0.1:9/v1" in state["error"]
     page = client.get(response.headers["location"])
-    assert "cannot reach the Isaacus API" in page.text and "Comparison failed" in page.text
+    assert "cannot reach http://127.0.0.1:9/v1" in page.text and "Comparison failed" in page.text
     with sqlite3.connect(client.app.conflictkit.settings.db_path) as conn:
         assert conn.execute("SELECT count(*) FROM comparisons").fetchone() == (0,)
     assert client.get("/").status_code == 200

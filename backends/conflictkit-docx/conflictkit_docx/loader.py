@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from conflictkit.config import Limits
 from conflictkit.errors import InputError
 from conflictkit.loaders import plugin_extension
 from conflictkit.model import DocumentSource
@@ -50,10 +51,12 @@ def _text_boxes(root) -> int:
                if not any(a.tag.endswith("}Fallback") for a in box.iterancestors()))
 
 
-def read_docx(data: bytes, name: str, revision: Revision = "accepted", body_root=None) -> tuple[Assembled, dict]:
-    """The document text and the facts about it. ``body_root`` reads another copy of document.xml
-    (python-docx's, when ``report.docx`` anchors comments on its runs)."""
-    package = DocxPackage(data, name)
+def read_docx(data: bytes, name: str, revision: Revision = "accepted", body_root=None,
+              limits: Limits | None = None) -> tuple[Assembled, dict]:
+    """The document text and the facts about it, read within ``limits`` (the defaults when None).
+    ``body_root`` reads another copy of document.xml (python-docx's, when ``report.docx`` anchors
+    comments on its runs)."""
+    package = DocxPackage(data, name, limits)
     main = package.main
     root = package.xml(main) if body_root is None else body_root
     body = root.find(w("body")) if root is not None else None
@@ -142,7 +145,7 @@ class DocxLoader(Loader):
         return plugin_extension(data) == ".docx"
 
     def load(self, data: bytes, name: str, revision: Revision = "accepted") -> LoadedText:
-        assembled, details = read_docx(data, name, revision)
+        assembled, details = read_docx(data, name, revision, limits=self.limits)
         source = DocumentSource(format="docx", loader=self.name, blocks=assembled.blocks, details=details,
                                 notes=_notes(name, details, revision))
         return LoadedText(text=assembled.text, source=source)

@@ -13,9 +13,16 @@ import re
 from dataclasses import dataclass, field
 
 from conflictkit.formats.numerals import roman
-from conflictkit_docx.package import w
+from conflictkit_docx.package import decimal, w
 
 _PLACEHOLDER = re.compile(r"%([1-9])")
+# What a file may claim is held to what a label can be, so no numbering definition costs more than a
+# label: a list number (1e9 in letters would be 38 million "z"s; 1e12 in roman a billion "M"s), a
+# level's pattern and the label it makes.
+MAX_VALUE = 32_767  # the largest number Word's "Set Numbering Value" accepts; a larger one is shown as this
+MAX_LEVEL_TEXT = 255  # characters of a level's pattern read ("%1.%2")
+MAX_LABEL = 100  # characters of a label kept ("5.4.3(b)(iv)" is 12)
+LEVELS = range(9)  # w:ilvl 0-8: the levels a Word list has
 
 
 @dataclass
@@ -37,14 +44,15 @@ class _Instance:
 def _level(element) -> Level:
     level = Level()
     start = element.find(w("start"))
-    if start is not None and (start.get(w("val")) or "").lstrip("-").isdigit():
-        level.start = int(start.get(w("val")))
+    value = decimal(start.get(w("val"))) if start is not None else None
+    if value is not None:
+        level.start = value
     fmt = element.find(w("numFmt"))
     if fmt is not None:
         level.fmt = fmt.get(w("val")) or "decimal"
     text = element.find(w("lvlText"))
     if text is not None:
-        level.text = text.get(w("val")) or ""
+        level.text = (text.get(w("val")) or "")[:MAX_LEVEL_TEXT]
     level.legal = element.find(w("isLgl")) is not None
     return level
 
@@ -55,7 +63,8 @@ def _letters(n: int) -> str:
 
 
 def format_number(n: int, fmt: str) -> str:
-    """One counter in one of Word's number formats (decimal, lowerLetter, upperRoman...)."""
+    """One counter in one of Word's number formats (decimal, lowerLetter, upperRoman...), at most :data:`MAX_VALUE`."""
+    n = min(n, MAX_VALUE)
     if fmt in ("lowerLetter",):
         return _letters(n)
     if fmt == "upperLetter":
@@ -84,7 +93,8 @@ class Numbering:
         uses: dict[str, str] = {}  # abstract list -> the list style it takes its levels from (w:numStyleLink)
         for element in root.iter(w("abstractNum")):
             abstract_id = element.get(w("abstractNumId"), "")
-            levels = {int(lvl.get(w("ilvl"), "0")): _level(lvl) for lvl in element.iter(w("lvl"))}
+            levels = {ilvl: _level(lvl) for lvl in element.iter(w("lvl"))
+                      if (ilvl := decimal(lvl.get(w("ilvl"), "0"))) in LEVELS}  # a level Word has no place for is never shown
             self.abstract[abstract_id] = levels
             for tag, table in (("styleLink", defines), ("numStyleLink", None)):
                 link = element.find(w(tag))
@@ -98,10 +108,13 @@ class Numbering:
             # a list that links to a list style shares that style's levels and counters
             instance = _Instance(abstract=defines.get(uses.get(abstract_id, ""), abstract_id))
             for override in element.iter(w("lvlOverride")):
-                ilvl = int(override.get(w("ilvl"), "0"))
+                ilvl = decimal(override.get(w("ilvl"), "0"))
+                if ilvl not in LEVELS:
+                    continue
                 start = override.find(w("startOverride"))
-                if start is not None and (start.get(w("val")) or "").isdigit():
-                    instance.starts[ilvl] = int(start.get(w("val")))
+                value = decimal(start.get(w("val")), low=0) if start is not None else None
+                if value is not None:
+                    instance.starts[ilvl] = value
                 lvl = override.find(w("lvl"))
                 if lvl is not None:
                     instance.overrides[ilvl] = _level(lvl)
@@ -138,4 +151,4 @@ class Numbering:
             value = counters.get(k, other.start)
             return format_number(value, "decimal" if level.legal and k != ilvl else other.fmt)
 
-        return _PLACEHOLDER.sub(fill, level.text).strip()
+        return _PLACEHOLDER.sub(fill, level.text).strip()[:MAX_LABEL]

@@ -4,13 +4,15 @@ plain Word document (corrupt, something else, macro-enabled, password-protected,
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import PurePosixPath
 
 from lxml import etree
 
-from conflictkit.errors import InputError
-from conflictkit.loaders import describe_binary
+from conflictkit.config import Limits
+from conflictkit.errors import InputError, over_limit
+from conflictkit.loaders import describe_binary, size_text
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -20,7 +22,6 @@ _CT = "http://schemas.openxmlformats.org/package/2006/content-types"
 _OFFICE_DOCUMENT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
 _MACRO_TYPES = ("macroEnabled", "vbaProject")
 
-MAX_UNCOMPRESSED = 200_000_000  # total of every part: far above any real contract, far below a zip bomb
 MAX_RATIO = 200  # a part that inflates more than this is refused before it is read
 _CFB = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=False)
@@ -31,11 +32,27 @@ def w(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
 
+_DECIMAL = re.compile(r"[+-]?[0-9]{1,10}")
+
+
+def decimal(value: str | None, low: int = -(2**31), high: int = 2**31 - 1) -> int | None:
+    """An integer attribute (``w:val``, ``w:ilvl``) when it is one between ``low`` and ``high``, else None.
+
+    A broken or hostile file's "two", "\u00b2" or 5,000-digit number reads as if the attribute were absent.
+    """
+    if value is None or not _DECIMAL.fullmatch(value.strip()):
+        return None
+    number = int(value)
+    return number if low <= number <= high else None
+
+
 class DocxPackage:
     """The parts of a Word document as parsed XML, checked before anything is inflated."""
 
-    def __init__(self, data: bytes, name: str) -> None:
+    def __init__(self, data: bytes, name: str, limits: Limits | None = None) -> None:
         self.name = name
+        self.limits = limits or Limits()
+        self.paragraphs = 0  # w:p elements in the parts read so far, held to limits.max_paragraphs
         _refuse_non_zip(data, name)
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
@@ -63,9 +80,9 @@ class DocxPackage:
             if info.file_size > 1_000_000 and info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
                 raise InputError(f"{self.name}: part {info.filename} inflates {info.file_size / info.compress_size:.0f}-fold "
                                  f"to {info.file_size / 1e6:.0f} MB (a zip bomb?); refusing to read it")
-        if total > MAX_UNCOMPRESSED:
-            raise InputError(f"{self.name} inflates to {total / 1e6:.0f} MB, over the {MAX_UNCOMPRESSED / 1e6:.0f} MB "
-                             "a Word document may hold here; split it or remove embedded media")
+        if total > self.limits.max_unpacked_bytes:
+            raise over_limit(self.name, f"parts that unpack to {size_text(total)}", "max_unpacked_bytes",
+                             size_text(self.limits.max_unpacked_bytes), "split it or remove embedded media")
 
     def _main_part(self) -> str:
         rels = self.xml("_rels/.rels")
@@ -82,11 +99,27 @@ class DocxPackage:
         if part not in self.names:
             return None
         try:
-            return etree.fromstring(self.zip.read(part), _PARSER)
+            with self.zip.open(part) as handle:
+                # at most the declared size, which _check_sizes held to the limits (ZipFile.read would inflate up to
+                # 2 GB of a part whose header lies before finding out); a part with more fails its CRC check
+                raw = handle.read(self.zip.getinfo(part).file_size)
+            # Word's own prefix, counted in the bytes before they are parsed (a 100 MB part is refused at ~0 MB)
+            self._count_paragraphs(raw.count(b"<w:p>") + raw.count(b"<w:p "), before=True)
+            root = etree.fromstring(raw, _PARSER)
         except etree.XMLSyntaxError as exc:
             raise InputError(f"{self.name}: part {part} is not well-formed XML ({exc}); open it in Word and save it again") from None
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
             raise InputError(f"{self.name} is not a readable Word document (corrupt part {part}: {exc})") from None
+        self._count_paragraphs(sum(1 for _ in root.iter(w("p"))))  # whatever the prefix
+        return root
+
+    def _count_paragraphs(self, count: int, before: bool = False) -> None:
+        limit = self.limits.max_paragraphs
+        if self.paragraphs + count > limit:
+            raise over_limit(self.name, f"{'at least ' if before else ''}{self.paragraphs + count:,} paragraphs",
+                             "max_paragraphs", f"{limit:,}")
+        if not before:
+            self.paragraphs += count
 
     def related(self, part: str, kind: str) -> list[str]:
         """Parts related to ``part`` by a relationship whose type ends in ``/kind`` (e.g. "footnotes")."""

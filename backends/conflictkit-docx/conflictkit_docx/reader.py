@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from conflictkit.model import SourceBlock, SourceRole
 from conflictkit_docx.numbering import Numbering
-from conflictkit_docx.package import w
+from conflictkit_docx.package import decimal, w
 
 _HEADING_NAME = re.compile(r"heading\s*([1-9])$", re.IGNORECASE)
 # Containers whose runs are part of the paragraph's text (hyperlinks, content controls, fields...).
@@ -67,8 +67,8 @@ def read_styles(root) -> dict[str, Style]:
         if ppr is not None:
             style.num_id, style.ilvl = _num_pr(ppr)
             outline = ppr.find(w("outlineLvl"))
-            if outline is not None and (outline.get(w("val")) or "").isdigit():
-                style.outline = int(outline.get(w("val")))
+            if outline is not None:
+                style.outline = decimal(outline.get(w("val")), low=0)
         styles[element.get(w("styleId"), "")] = style
     return styles
 
@@ -79,8 +79,8 @@ def _num_pr(ppr) -> tuple[str | None, int | None]:
         return None, None
     num_id = num_pr.find(w("numId"))
     ilvl = num_pr.find(w("ilvl"))
-    level = ilvl.get(w("val")) if ilvl is not None else None
-    return (num_id.get(w("val")) if num_id is not None else None), (int(level) if level and level.isdigit() else None)
+    level = decimal(ilvl.get(w("val")), low=0) if ilvl is not None else None
+    return (num_id.get(w("val")) if num_id is not None else None), level
 
 
 class BodyReader:
@@ -92,6 +92,7 @@ class BodyReader:
         self.accepted = revision == "accepted"
         self.paragraphs: list[Paragraph] = []
         self.pending: Paragraph | None = None  # a paragraph whose mark the revision removes: joins the next
+        self.rows = 0  # table rows read so far: the next table's key (counted, not searched for: 25,000 tables would be quadratic)
 
     # -- styles ---------------------------------------------------------------------------------
 
@@ -104,8 +105,9 @@ class BodyReader:
 
     def _heading_level(self, style_id: str | None, ppr) -> int:
         outline = ppr.find(w("outlineLvl")) if ppr is not None else None
-        if outline is not None and (outline.get(w("val")) or "").isdigit() and int(outline.get(w("val"))) < 6:
-            return int(outline.get(w("val"))) + 1
+        level = decimal(outline.get(w("val")), low=0, high=5) if outline is not None else None
+        if level is not None:
+            return level + 1
         for style in self._style_chain(style_id):
             match = _HEADING_NAME.match(style.name.strip())
             if match:
@@ -228,7 +230,7 @@ class BodyReader:
         return trpr is not None and trpr.find(w("del" if self.accepted else "ins")) is not None
 
     def _table(self, tbl, role: SourceRole) -> None:
-        table = sum(1 for p in self.paragraphs if "table" in p.location)
+        table = self.rows
         rows = [tr for tr in tbl.iter(w("tr")) if tr.getparent() is tbl or tr.getparent().tag == w("sdtContent")]
         first = True
         for number, tr in enumerate(rows):
@@ -250,6 +252,7 @@ class BodyReader:
                 first = False
             self.paragraphs.append(Paragraph(pieces=pieces, role=role, location={
                 "paragraph": len(self.paragraphs), "table": table, "row": number}))
+            self.rows += 1
 
 
 @dataclass

@@ -19,6 +19,7 @@ typeset as a new Word document (:mod:`conflictkit_docx.typeset`).
 from __future__ import annotations
 
 import copy
+import sys
 from dataclasses import dataclass, field
 
 from conflictkit.errors import BackendError
@@ -72,11 +73,14 @@ def open_input(data: bytes | None, text: str, fmt: str, *, blocks=None, author: 
     from conflictkit_docx.wordfile import WordFile
 
     if fmt == "docx" and data is not None:
+        from conflictkit.config import Limits
         from conflictkit_docx.loader import read_docx
 
         document = WordFile(data, "input.docx")
         accept_revisions(document.body)
-        assembled, _ = read_docx(data, "input", "accepted", body_root=document.document)
+        # read within the comparison's limits already: this second reading only anchors runs, it refuses nothing
+        unbounded = Limits(max_paragraphs=sys.maxsize, max_unpacked_bytes=sys.maxsize)
+        assembled, _ = read_docx(data, "input", "accepted", body_root=document.document, limits=unbounded)
         if assembled.text != text:
             raise BackendError("report.docx: the input .docx reads differently now than when it was compared; compare it again")
         rendered = render_document(text, "docx", blocks if blocks is not None else assembled.blocks)

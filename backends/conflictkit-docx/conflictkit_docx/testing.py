@@ -284,3 +284,37 @@ def round_trip(data: bytes) -> tuple[list[str], list[str]]:
     accepted, _ = read_docx(data, "redline.docx", "accepted")
     rejected, _ = read_docx(data, "redline.docx", "original")
     return (document_tokens(accepted.text, "docx", accepted.blocks), document_tokens(rejected.text, "docx", rejected.blocks))
+
+
+# -- hostile Word files: what the loader must refuse or read within its limits --
+
+
+def numbering_docx(start: str = "1", fmt: str = "decimal", text: str = "%1.", ilvl: str = "0", paragraphs: int = 3) -> bytes:
+    """``paragraphs`` paragraphs numbered by one list whose level ``ilvl`` (an attribute, so it may be
+    "two") starts at ``start`` (any string: "1000000000", 5,000 digits) in format ``fmt`` with pattern ``text``."""
+    level = (f'<w:lvl w:ilvl="{escape(ilvl)}"><w:start w:val="{escape(start)}"/><w:numFmt w:val="{escape(fmt)}"/>'
+             f'<w:lvlText w:val="{escape(text)}"/></w:lvl>')
+    builder = DocxBuilder(extra_numbering=[f'<w:abstractNum w:abstractNumId="7">{level}</w:abstractNum>',
+                                           '<w:num w:numId="7"><w:abstractNumId w:val="7"/></w:num>'])
+    for n in range(paragraphs):
+        builder.paragraph(f"The Supplier shall deliver item {n + 1} within 30 days.", num=(7, ilvl))  # type: ignore[arg-type]
+    return builder.build()
+
+
+def paragraphs_docx(count: int) -> bytes:
+    """A document of ``count`` short paragraphs, each a different clause."""
+    builder = DocxBuilder()
+    for n in range(count):
+        builder.paragraph(f"The Supplier shall deliver item {n + 1} within {n % 90 + 1} days.")
+    return builder.build()
+
+
+def zip_bomb_docx(unpacked: int, part: str = "word/media/image1.bin", declared: int | None = None) -> bytes:
+    """A one-paragraph document with a ``part`` that inflates to ``unpacked`` bytes (about 1 KB a MB
+    compressed); with ``declared``, its zip headers claim that size instead."""
+    from conflictkit.testing.hostile import zip_archive
+
+    with zipfile.ZipFile(io.BytesIO(DocxBuilder().paragraph("The Customer shall pay.").build())) as archive:
+        members = {name: archive.read(name) for name in archive.namelist() if name != part}
+    return zip_archive(members, {part: unpacked}, declared)
+

@@ -8,8 +8,10 @@ Never the API key, the URL or a threshold: changing a threshold re-asks nothing.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
+
+from conflictkit.errors import ResponseError
 
 from conflictkit.store import cached_values, key_of, vector_bytes, vector_from
 
@@ -46,6 +48,17 @@ def embedding_key(model: str, task: str | None, dimensions: int | None, text: st
 
 def score_key(endpoint: str, model: str, is_iql: bool, scoring_method: str, query: str, text: str) -> str:
     return key_of("score", endpoint, model, is_iql, scoring_method, sha(query), sha(text))
+
+
+def checked(decode: Callable[[bytes], Any], check: Callable[[Any], Any]) -> Callable[[bytes], Any]:
+    """``decode`` then ``check`` (the same check as a fresh answer's): an entry that fails reads as a miss and is
+    asked again, so a bad answer cached by an earlier version never poisons a run."""
+    def read(raw: bytes) -> Any:
+        try:
+            return check(decode(raw))
+        except ResponseError as exc:
+            raise ValueError(str(exc)) from None
+    return read
 
 
 def group_by_query(pairs: Sequence[tuple[str, str]], positions: Sequence[int]) -> dict[Hashable, list[int]]:

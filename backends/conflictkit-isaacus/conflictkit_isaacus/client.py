@@ -1,31 +1,27 @@
-"""The Isaacus SDK client, wrapped: batches, bounded concurrency, clear errors, usage accounting.
+"""The Isaacus SDK client, wrapped: batches, validated answers, the shared retry policy, usage accounting.
 
 The SDK validates nothing client-side, so the batch limits are enforced here. Responses are read
 as plain JSON: the SDK's loose model construction takes seconds per batch of embeddings (one
 Python call per float); with ``strict_responses`` each response is also validated against the
-SDK's models, which is how the tests keep the fake API honest. Retries of server errors and
-timeouts (with the SDK's backoff) come from the options. A rate limit (429) is never a failure by
-itself: the request waits (``retry-after`` honoured, else jittered exponential backoff), the
-number in flight is lowered adaptively (:mod:`conflictkit.ratelimit`), and only after
-``rate_limit_budget`` seconds of backing off with no answer does the call give up, saying how far
-it got. Each
-answer is handed to ``on_answer`` as it arrives, so callers cache it even when a later request
-fails. Every failure becomes one :mod:`conflictkit.errors` error with a line that says what to
-do; a failed request aborts the whole call, so no caller ever sees a partial answer.
+SDK's models, which is how the tests keep the fake API honest. Requests go through
+:class:`conflictkit.remote.Runner` (the SDK's own retries off): the retry policy every hosted API
+gets. Every answer is checked before anyone sees it (scores finite and in [0, 1], embeddings of
+the model's size, enriched documents whose spans fit their text): a bad one is a
+:class:`~conflictkit.errors.ResponseError` (exit 2) and is never cached. Each good answer is
+handed to ``on_answer`` as it arrives, so callers cache it even when a later request fails; a
+failed request aborts the whole call, so no caller ever sees a partial answer.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, plugin_install_hint
-from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
+from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, ResponseError, plugin_install_hint
+from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_final, sdk_transient
 
 from conflictkit_isaacus.options import IsaacusOptions
 
@@ -34,6 +30,7 @@ T = TypeVar("T")
 ENRICH_BATCH = 8  # the API's limit of texts per enrichment request
 EMBED_BATCH = 128  # the API's limit of texts per embedding request
 INSTALL_HINT = plugin_install_hint("conflictkit-isaacus") + ", which brings isaacus==0.22.1"
+API = "Isaacus API"
 KEY_HINT = "export ISAACUS_API_KEY=... or set api_key in the isaacus options of the config"
 
 
@@ -89,15 +86,22 @@ class Usage:
 
 
 class IsaacusClient:
-    """One SDK client plus a bounded thread pool; every public method returns complete answers or raises."""
+    """One SDK client (its own retries off) and the shared request runner; every method returns complete answers or raises."""
 
     def __init__(self, sdk: Any, *, max_concurrency: int = 6, prices: dict[str, float] | None = None,
-                 rate_limit_budget: float = 300.0) -> None:
+                 policy: RetryPolicy | None = None) -> None:
         self.sdk = sdk
-        self.max_concurrency = max_concurrency
-        self.rate_limit_budget = rate_limit_budget
-        self.limit = AdaptiveLimit(max_concurrency)  # shared by every call: what a storm taught carries over
+        self.runner = Runner(API, policy or RetryPolicy(), max_concurrency, self._transient, self._translate)
         self.usage = Usage(prices or {})
+        self._sizes: dict[str, int] = {}  # embedding size first seen, per model of unknown size
+
+    @property
+    def max_concurrency(self) -> int:
+        return self.runner.limit.ceiling
+
+    @property
+    def limit(self):
+        return self.runner.limit
 
     @classmethod
     def from_options(cls, options: IsaacusOptions, http_client: Any = None) -> IsaacusClient:
@@ -110,126 +114,53 @@ class IsaacusClient:
             api_key=api_key,
             base_url=options.base_url,  # None: the SDK reads ISAACUS_BASE_URL, then its default
             timeout=options.timeout,
-            max_retries=options.max_retries,
+            max_retries=0,  # conflictkit.remote retries, under the same policy as every hosted API
             http_client=http_client,
             _strict_response_validation=options.strict_responses,
         )
-        return cls(sdk, max_concurrency=options.max_concurrency, prices=options.prices,
-                   rate_limit_budget=options.rate_limit_budget)
+        return cls(sdk, max_concurrency=options.max_concurrency, prices=options.prices, policy=RetryPolicy.of(options))
 
-    # ---- running calls -------------------------------------------------------------------
+    # ---- failures ------------------------------------------------------------------------
 
-    def run(self, calls: Sequence[Callable[[], T]], on_answer: Callable[[int, T], None] | None = None) -> list[T]:
-        """Run ``calls`` with at most ``max_concurrency`` in flight (fewer while rate-limited); results in order.
+    def _transient(self, exc: BaseException) -> Transient | None:
+        return sdk_transient(_import_sdk(), exc, str(self.sdk.base_url).rstrip("/"), float(getattr(self.sdk.timeout, "read", None) or self.sdk.timeout))
 
-        ``on_answer(i, result)`` is called as each call succeeds. The first error wins.
-        """
-        progress = _Progress(total=len(calls))
-
-        def attempt(i: int, call: Callable[[], T]) -> T:
-            result = self._patiently(call, progress)
-            if on_answer is not None:
-                on_answer(i, result)
-            with progress.lock:
-                progress.answered += 1
-                progress.stalled_since = None  # an answer: the storm is being ridden, the budget starts again
-            return result
-
-        if len(calls) <= 1 or self.max_concurrency == 1:
-            return [attempt(i, call) for i, call in enumerate(calls)]
-        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(calls)), thread_name_prefix="isaacus") as pool:
-            futures = [pool.submit(attempt, i, call) for i, call in enumerate(calls)]
-            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-            failed = next((f for f in futures if f in done and f.exception() is not None), None)
-            if failed is not None:
-                progress.stopped.set()  # workers backing off give up now instead of sleeping on
-                for future in futures:
-                    future.cancel()
-                raise failed.exception()
-            return [f.result() for f in futures]
-
-    def _patiently(self, call: Callable[[], T], progress: _Progress) -> T:
-        """One call, retried through rate limits until the budget is spent; other errors are final."""
-        isaacus = _import_sdk()
-        attempt = 0
-        while True:
-            with self.limit.slot():
-                if progress.stopped.is_set():
-                    raise BackendError("Isaacus API: stopped after another request failed")
-                try:
-                    result = call()
-                except isaacus.RateLimitError as exc:
-                    self.limit.throttled()
-                    delay = backoff_delay(attempt, advertised_delay(getattr(exc.response, "headers", None)))
-                except isaacus.IsaacusError as exc:
-                    raise self._translate(isaacus, exc) from None
-                else:
-                    self.limit.succeeded()
-                    return result
-            self._wait_out(delay, progress)
-            attempt += 1
-
-    def _wait_out(self, delay: float, progress: _Progress) -> None:
-        now = time.monotonic()
-        with progress.lock:
-            if progress.stalled_since is None:
-                progress.stalled_since = now
-            spent = now - progress.stalled_since
-        if spent + delay > self.rate_limit_budget:
-            progress.stopped.set()
-            raise BackendError(
-                f"Isaacus API rate limit (429) still hit after {spent:.1f} s of backing off with no answer (rate_limit_budget "
-                f"{self.rate_limit_budget:g} s): {progress.answered} of {progress.total} requests of this step answered, "
-                f"{max(1, int(self.limit.limit))} in flight at the end; run again to send only the rest "
-                "(answers are cached as they arrive), or raise rate_limit_budget in the config"
-            )
-        progress.stopped.wait(delay)
-
-    def _translate(self, isaacus: Any, exc: Exception) -> Exception:
-        retries = f"after {self.sdk.max_retries} retr{'y' if self.sdk.max_retries == 1 else 'ies'}"
-        where = str(self.sdk.base_url).rstrip("/")
-        if isinstance(exc, (isaacus.AuthenticationError, isaacus.PermissionDeniedError)):
-            return ConfigError(f"Isaacus API: invalid API key ({exc.status_code}) (check ISAACUS_API_KEY, or api_key in the config)")
-        if isinstance(exc, isaacus.InternalServerError):
-            return BackendError(f"Isaacus API server error ({exc.status_code}) {retries}; try again later")
-        if isinstance(exc, isaacus.APITimeoutError):
-            return BackendError(f"Isaacus API request to {where} timed out {retries} (timeout {self.sdk.timeout}); raise timeout in the config or try again")
-        if isinstance(exc, isaacus.APIConnectionError):
-            return BackendError(f"cannot reach the Isaacus API at {where} {retries}: {_one_line(exc)}")
-        if isinstance(exc, isaacus.APIStatusError):
-            return BackendError(f"Isaacus API refused a request ({exc.status_code}): {_one_line(exc)}")
-        return BackendError(f"Isaacus API: unexpected response: {_one_line(exc)}")
+    def _translate(self, exc: BaseException) -> BaseException:
+        return sdk_final(_import_sdk(), exc, API, "check ISAACUS_API_KEY, or api_key in the config")
 
     # ---- endpoints -----------------------------------------------------------------------
 
     def enrich(self, texts: Sequence[str], *, model: str, overflow_strategy: str | None, on_answer: OnAnswer = None) -> list[dict]:
-        """ILGS documents (plain dicts), one per text, at most 8 texts per request.
+        """ILGS documents (plain dicts), one per text, at most 8 texts per request, each checked against its text.
 
         ``on_answer(start, documents)``: each request's answers as they arrive (``start``: the first text's index).
         """
         def call(batch: list[str]) -> Callable[[], list[dict]]:
             def run() -> list[dict]:
-                data = self._json(self.sdk.enrichments, model=model, texts=batch, overflow_strategy=overflow_strategy)
-                self._record(model, data, len(batch))
-                return _by_index(data.get("results"), len(batch), lambda r: r["document"])
+                data = self._json(self.sdk.enrichments, "/enrichments", model=model, texts=batch, overflow_strategy=overflow_strategy)
+                documents = _by_index(data.get("results"), len(batch), "/enrichments", lambda r: r["document"])
+                for text, document in zip(batch, documents):
+                    check_document(document, text)
+                return documents
             return run
 
-        return _flat(self.run([call(b) for b in batched(texts, ENRICH_BATCH)], _by_start(ENRICH_BATCH, on_answer)))
+        return _flat(self.runner.run([call(b) for b in batched(texts, ENRICH_BATCH)], _by_start(ENRICH_BATCH, on_answer), "/enrichments"))
 
     def embed(self, texts: Sequence[str], *, model: str, task: str | None, dimensions: int | None, batch_size: int = EMBED_BATCH,
               on_answer: OnAnswer = None) -> list[list[float]]:
-        """One embedding per text, at most 128 texts per request; ``on_answer`` as for :meth:`enrich`."""
+        """One embedding per text, at most 128 texts per request, each of the size the model gives; ``on_answer`` as for :meth:`enrich`."""
         extra = {} if dimensions is None else {"dimensions": dimensions}
 
         def call(batch: list[str]) -> Callable[[], list[list[float]]]:
             def run() -> list[list[float]]:
-                data = self._json(self.sdk.embeddings, model=model, texts=batch, task=task, **extra)
-                self._record(model, data, len(batch))
-                return _by_index(data.get("embeddings"), len(batch), lambda e: _floats(e["embedding"]))
+                data = self._json(self.sdk.embeddings, "/embeddings", model=model, texts=batch, task=task, **extra)
+                vectors = _by_index(data.get("embeddings"), len(batch), "/embeddings", lambda e: e["embedding"])
+                size = embedding_size(model, dimensions) or self._sizes.setdefault(model, len(vectors[0]) if isinstance(vectors[0], list) else 0)
+                return [check_vector(v, size, model) for v in vectors]
             return run
 
         size = min(batch_size, EMBED_BATCH)
-        return _flat(self.run([call(b) for b in batched(texts, size)], _by_start(size, on_answer)))
+        return _flat(self.runner.run([call(b) for b in batched(texts, size)], _by_start(size, on_answer), "/embeddings"))
 
     def score(self, jobs: Sequence[tuple[str, Sequence[str]]], *, endpoint: str, model: str, is_iql: bool,
               scoring_method: str, batch_size: int,
@@ -246,46 +177,85 @@ class IsaacusClient:
                 owners.append((j, start))
         arrived = None if on_answer is None else (lambda i, scores: on_answer(*owners[i], scores))
         results: list[list[float]] = [[] for _ in jobs]
-        for (owner, _), scores in zip(owners, self.run(calls, arrived)):
+        path = "/classifications/universal" if endpoint == "classify" else "/rerankings"
+        for (owner, _), scores in zip(owners, self.runner.run(calls, arrived, path)):
             results[owner].extend(scores)
         return results
 
     def _score_call(self, endpoint: str, model: str, query: str, batch: list[str], is_iql: bool, scoring_method: str) -> Callable[[], list[float]]:
-        resource, field = (self.sdk.classifications.universal, "classifications") if endpoint == "classify" else (self.sdk.rerankings, "results")
+        if endpoint == "classify":
+            resource, path, field = self.sdk.classifications.universal, "/classifications/universal", "classifications"
+        else:
+            resource, path, field = self.sdk.rerankings, "/rerankings", "results"
 
         def run() -> list[float]:
-            data = self._json(resource, model=model, query=query, texts=batch, is_iql=is_iql, scoring_method=scoring_method)
-            self._record(model, data, len(batch))
-            return _by_index(data.get(field), len(batch), lambda r: float(r["score"]))
+            data = self._json(resource, path, model=model, query=query, texts=batch, is_iql=is_iql, scoring_method=scoring_method)
+            return [check_score(s, path) for s in _by_index(data.get(field), len(batch), path, lambda r: r["score"])]
         return run
 
-    def _json(self, resource: Any, **params: Any) -> dict:
-        """POST through the SDK (its retries, timeouts and errors) and return the body as JSON."""
+    def _json(self, resource: Any, path: str, **params: Any) -> dict:
+        """POST through the SDK and return the body as a JSON object, its usage recorded."""
         raw = resource.with_raw_response.create(**params)
         if self.sdk._strict_response_validation:
             raw.parse()  # raises APIResponseValidationError when the body drifts from the SDK's models
-        data = raw.http_response.json()
-        if not isinstance(data, dict):
-            raise BackendError(f"Isaacus API returned {type(data).__name__} instead of a JSON object")
+        data = json_answer(raw.http_response, API, path)
+        tokens = (data.get("usage") or {}).get("input_tokens") if isinstance(data.get("usage"), dict) else None
+        texts = params["texts"]
+        self.usage.record(params["model"], int(tokens) if isinstance(tokens, (int, float)) and math.isfinite(tokens) else 0,
+                          1 if isinstance(texts, str) else len(texts))
         return data
 
-    def _record(self, model: str, data: dict, texts: int) -> None:
-        tokens = (data.get("usage") or {}).get("input_tokens")
-        self.usage.record(model, int(tokens) if isinstance(tokens, (int, float)) else 0, texts)
+
+# ---- what an answer must be before it is used or cached ----------------------------------------
+
+# Embedding sizes of the models we know, when no ``dimensions`` is asked for.
+MODEL_DIMENSIONS = {"kanon-2-embedder": 1792}
+
+
+def embedding_size(model: str, dimensions: int | None) -> int | None:
+    """The size every vector of ``model`` must have (None: a model we do not know, asked for no size)."""
+    return dimensions or MODEL_DIMENSIONS.get(model)
+
+
+def check_vector(values: Any, size: int, model: str) -> list[float]:
+    """``values`` when it is ``size`` finite numbers, not all zero; else a ResponseError saying what it is."""
+    if not isinstance(values, list) or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        raise ResponseError("Isaacus API /embeddings answered an embedding that is not a list of numbers")
+    if len(values) != size:
+        raise ResponseError(f"Isaacus API /embeddings answered an embedding of {len(values)} numbers where {model} gives {size}; "
+                            "check the model and dimensions in the config (vectors of another size are never used)")
+    if not all(math.isfinite(v) for v in values):
+        raise ResponseError("Isaacus API /embeddings answered an embedding holding NaN or infinity")
+    if not any(values):
+        raise ResponseError("Isaacus API /embeddings answered an embedding of zeros")
+    return values
+
+
+def check_score(value: Any, path: str) -> float:
+    """A score the API promises: a finite number from 0 to 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise ResponseError(f"Isaacus API {path} answered a score of {value!r}; scores are numbers from 0 to 1")
+    return float(value)
+
+
+def check_document(document: Any, text: str | None = None) -> dict:
+    """An ILGS document of ``text`` (else of its own text): its segments' spans inside the text (what the segmenter reads)."""
+    if not isinstance(document, dict) or not isinstance(document.get("segments"), list):
+        raise ResponseError("Isaacus API /enrichments answered a document without its list of segments")
+    if text is not None and document.get("text", text) != text:
+        raise ResponseError("Isaacus API /enrichments answered a document whose text is not the text sent")
+    text = document.get("text") if text is None else text
+    if not isinstance(text, str):
+        raise ResponseError("Isaacus API /enrichments answered a document without its text")
+    for segment in document["segments"]:
+        span = segment.get("span") if isinstance(segment, dict) else None
+        ok = isinstance(span, dict) and all(isinstance(span.get(k), int) and not isinstance(span.get(k), bool) for k in ("start", "end"))
+        if not ok or not 0 <= span["start"] <= span["end"] <= len(text):
+            raise ResponseError(f"Isaacus API /enrichments answered a segment span {span!r} outside the text of {len(text)} characters")
+    return document
 
 
 OnAnswer = Callable[[int, list], None] | None
-
-
-@dataclass
-class _Progress:
-    """How far one :meth:`IsaacusClient.run` got, shared by its workers."""
-
-    total: int
-    answered: int = 0
-    stalled_since: float | None = None  # the first 429 since the last answer
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    stopped: threading.Event = field(default_factory=threading.Event)
 
 
 def _by_start(size: int, on_answer: OnAnswer) -> Callable[[int, list], None] | None:
@@ -297,28 +267,24 @@ def _flat(parts: list[list[T]]) -> list[T]:
     return [item for part in parts for item in part]
 
 
-def _by_index(items: Any, expected: int, value: Callable[[dict], Any]) -> list[Any]:
+def _by_index(items: Any, expected: int, path: str, value: Callable[[dict], Any]) -> list[Any]:
     """Map results to inputs by their ``index`` (the API sorts them by score), refusing gaps."""
     if not isinstance(items, list):
-        raise BackendError("Isaacus API returned a response without its list of results")
+        raise ResponseError(f"Isaacus API {path} answered without its list of results")
     out: list[Any] = [None] * expected
     for item in items:
         index = item.get("index") if isinstance(item, dict) else None
-        if not isinstance(index, int) or not 0 <= index < expected or out[index] is not None:
-            raise BackendError(f"Isaacus API returned an unexpected result index {index!r} for {expected} inputs")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < expected or out[index] is not None:
+            raise ResponseError(f"Isaacus API {path} answered an unexpected result index {index!r} for {expected} inputs")
         try:
             out[index] = value(item)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BackendError(f"Isaacus API returned a malformed result ({type(exc).__name__}: {exc})") from None
+        except (KeyError, TypeError) as exc:
+            raise ResponseError(f"Isaacus API {path} answered a malformed result ({type(exc).__name__}: {exc})") from None
+        if out[index] is None:
+            raise ResponseError(f"Isaacus API {path} answered a result without its value")
     if any(v is None for v in out):
-        raise BackendError(f"Isaacus API returned {sum(v is not None for v in out)} results for {expected} inputs")
+        raise ResponseError(f"Isaacus API {path} answered {sum(v is not None for v in out)} results for {expected} inputs")
     return out
-
-
-def _floats(values: Any) -> list[float]:
-    if not isinstance(values, list) or not values or not all(isinstance(v, (int, float)) for v in values):
-        raise ValueError("an embedding is not a list of numbers")
-    return values
 
 
 def _one_line(exc: Exception) -> str:

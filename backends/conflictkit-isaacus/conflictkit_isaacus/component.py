@@ -10,8 +10,8 @@ from typing import Any
 
 from conflictkit.errors import ConfigError
 
-from conflictkit_isaacus.cache import NS_SCORES, cached_values, from_json, group_by_query, json_bytes, score_key
-from conflictkit_isaacus.client import IsaacusClient
+from conflictkit_isaacus.cache import NS_SCORES, cached_values, checked, from_json, group_by_query, json_bytes, score_key
+from conflictkit_isaacus.client import IsaacusClient, check_score
 from conflictkit_isaacus.options import IsaacusOptions
 
 
@@ -88,6 +88,7 @@ class IsaacusBackend:
             by_position = {i: s for (_, members), scores in zip(groups, answers) for i, s in zip(members, scores)}
             return [by_position[i] for i in positions]
 
-        values, hits = cached_values(getattr(self, "store", None), NS_SCORES, keys, compute, json_bytes, from_json)
+        decode = checked(from_json, lambda score: check_score(score, "(cached score)"))
+        values, hits = cached_values(getattr(self, "store", None), NS_SCORES, keys, compute, json_bytes, decode)
         client.usage.cached(model, hits)
         return [float(v) for v in values]

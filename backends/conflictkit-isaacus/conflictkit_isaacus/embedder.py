@@ -10,8 +10,10 @@ from pydantic import Field
 
 from conflictkit.stages import Embedder, Options
 
-from conflictkit_isaacus.cache import NS_EMBEDDINGS, cached_values, embedding_key, vector_bytes, vector_from
-from conflictkit_isaacus.client import EMBED_BATCH
+from conflictkit.errors import ResponseError
+
+from conflictkit_isaacus.cache import NS_EMBEDDINGS, cached_values, checked, embedding_key, vector_bytes, vector_from
+from conflictkit_isaacus.client import EMBED_BATCH, check_vector, embedding_size
 from conflictkit_isaacus.component import IsaacusBackend
 from conflictkit_isaacus.options import IsaacusOptions
 
@@ -50,13 +52,18 @@ class IsaacusEmbedder(IsaacusBackend, Embedder):
                                    batch_size=opts.batch_size, on_answer=arrived)
             return [np.asarray(v, dtype=np.float32) for v in vectors]
 
-        values, hits = cached_values(self.store, NS_EMBEDDINGS, keys, compute, vector_bytes, vector_from)
+        size = embedding_size(opts.model, opts.dimensions)
+        decode = vector_from if size is None else checked(vector_from, lambda v: np.asarray(check_vector(v.tolist(), size, opts.model), dtype=np.float32))
+        values, hits = cached_values(self.store, NS_EMBEDDINGS, keys, compute, vector_bytes, decode)
         client.usage.cached(opts.model, hits)
-        return _matrix(len(texts), live, values, opts.dimensions)
+        return _matrix(len(texts), live, values, size)
 
 
-def _matrix(count: int, live: list[int], values: list[np.ndarray], dimensions: int | None) -> np.ndarray:
-    dim = len(values[0]) if values else (dimensions or 1792)
+def _matrix(count: int, live: list[int], values: list[np.ndarray], size: int | None) -> np.ndarray:
+    dim = len(values[0]) if values else (size or 1792)
+    if any(len(v) != dim for v in values):
+        raise ResponseError(f"Isaacus API /embeddings answered vectors of different sizes ({sorted({len(v) for v in values})}); "
+                            "set dimensions in the config")
     out = np.zeros((count, dim), dtype=np.float32)
     for row, vector in zip(live, values):
         norm = float(np.linalg.norm(vector))

@@ -15,7 +15,8 @@ from pydantic import Field
 from conflictkit.model import Clause, Document
 from conflictkit.stages import Options, Segmenter
 
-from conflictkit_isaacus.cache import NS_ENRICHMENTS, cached_values, enrichment_key, from_json, json_bytes
+from conflictkit_isaacus.cache import NS_ENRICHMENTS, cached_values, checked, enrichment_key, from_json, json_bytes
+from conflictkit_isaacus.client import check_document
 from conflictkit_isaacus.component import IsaacusBackend
 from conflictkit_isaacus.ilgs import clauses_from_ilgs
 from conflictkit_isaacus.options import IsaacusOptions
@@ -56,6 +57,6 @@ class IsaacusSegmenter(IsaacusBackend, Segmenter):
             return client.enrich([texts[p] for p in positions], model=opts.model, overflow_strategy=opts.overflow_strategy,
                                  on_answer=arrived)
 
-        values, hits = cached_values(self.store, NS_ENRICHMENTS, keys, compute, json_bytes, from_json)
+        values, hits = cached_values(self.store, NS_ENRICHMENTS, keys, compute, json_bytes, checked(from_json, check_document))
         client.usage.cached(opts.model, hits)
         return values

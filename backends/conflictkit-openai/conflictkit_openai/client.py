@@ -1,35 +1,37 @@
-"""The OpenAI SDK, wrapped: cached answers, adaptive concurrency, retries that honour Retry-After, a cost ceiling.
+"""The OpenAI SDK, wrapped: cached answers, validated answers, the shared retry policy, a cost ceiling.
 
-Every answer is cached in the conflictkit store as it arrives, keyed by the model and the whole
-prompt, so a re-run (or a run after a failure) sends only what is still unanswered. On 429 the
-number of requests in flight is halved (and grows back by about one per round: AIMD, in
-:mod:`conflictkit.ratelimit`, shared with the Isaacus backend); 429, 5xx,
-timeouts and dropped connections are retried with exponential backoff and jitter, waiting at
-least what ``retry-after`` asks, until ``max_retries`` or ``retry_budget_s`` runs out. Then one
-BackendError says how far the run got; nothing partial is returned.
+Every answer is checked (a JSON body with at least one choice holding text) and then cached in
+the conflictkit store as it arrives, keyed by the model and the whole prompt, so a re-run (or a
+run after a failure) sends only what is still unanswered. Requests go through
+:class:`conflictkit.remote.Runner` (the SDK's own retries off): the retry policy every hosted API
+gets (408/409/429/5xx, timeouts and dropped connections, backoff with jitter honouring
+``retry-after``, adaptive concurrency, ``max_retries`` and ``retry_budget_s``). Then one error
+says how far the run got; nothing partial is returned. An answer that is not a completion (an
+HTML page, malformed JSON, ``choices: []``) is a :class:`~conflictkit.errors.ResponseError` (exit 2).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from conflictkit.errors import BackendError, ConfigError, MissingDependencyError, UserError, plugin_install_hint
-from conflictkit.ratelimit import AdaptiveLimit, advertised_delay, backoff_delay
+from conflictkit.errors import ConfigError, MissingDependencyError, ResponseError, UserError, plugin_install_hint
+from conflictkit.remote import RetryPolicy, Runner, Transient, json_answer, sdk_final, sdk_transient
 from conflictkit.store import Store, key_of
 
 from conflictkit_openai.options import LLMOptions
 
 INSTALL_HINT = plugin_install_hint("conflictkit-openai") + " (it brings the openai SDK)"
 CACHE_NAMESPACE = "llm.answers"
+API = "llm endpoint"
+ENDPOINT = "/chat/completions"
 
 
 def _sdk():
@@ -116,8 +118,8 @@ class ChatClient:
             raise ConfigError("max_usd needs prices ({input: USD per million tokens, output: ...}) to estimate a cost")
         openai = _sdk()
         self.sdk = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=options.timeout, max_retries=0,
-                                 http_client=http_client)
-        self._limit = AdaptiveLimit(options.max_concurrency)
+                                 http_client=http_client)  # conflictkit.remote retries, under the policy every hosted API gets
+        self.runner = Runner(API, RetryPolicy.of(options), options.max_concurrency, self._transient, self._translate)
 
     # ---- public -----------------------------------------------------------------------------
 
@@ -135,39 +137,31 @@ class ChatClient:
         if not todo:
             return answers  # type: ignore[return-value]
         self._check_budget([requests[i] for i in todo])
-        errors: list[Exception] = []
 
-        def run(i: int) -> None:
-            try:
+        def ask(i: int) -> Callable[[], ChatAnswer]:
+            def run() -> ChatAnswer:
                 answer = self._send(requests[i])
                 if accept is not None and not accept(answer.content):
                     with self.usage.lock:
                         self.usage.retries += 1
                     answer = self._send(requests[i])
-                answers[i] = answer
-                if accept is None or accept(answer.content):
-                    self.store.put_json(CACHE_NAMESPACE, keys[i], {"content": answer.content, "top_logprobs": answer.top_logprobs})
-            except Exception as exc:  # collected: the others finish (and are cached) first
-                errors.append(exc)
+                return answer
+            return run
 
-        if len(todo) == 1:
-            run(todo[0])
-        else:
-            with ThreadPoolExecutor(max_workers=min(self.options.max_concurrency, len(todo)), thread_name_prefix="llm") as pool:
-                list(pool.map(run, todo))
-        if errors:
-            answered = sum(a is not None for a in answers)
-            first = next((e for e in errors if isinstance(e, ConfigError)), errors[0])
-            if isinstance(first, ConfigError):
-                raise first
-            raise BackendError(f"{first}; {answered} of {len(requests)} answers are in hand and cached: run again to resume")
+        def arrived(n: int, answer: ChatAnswer) -> None:
+            i = todo[n]
+            answers[i] = answer
+            if accept is None or accept(answer.content):
+                self.store.put_json(CACHE_NAMESPACE, keys[i], {"content": answer.content, "top_logprobs": answer.top_logprobs})
+
+        self.runner.run([ask(i) for i in todo], arrived, ENDPOINT)
         return answers  # type: ignore[return-value]
 
     def report(self) -> dict:
         u = self.usage
         return {"model": self.options.model, "endpoint": self.base_url or "https://api.openai.com/v1", "requests": u.requests,
-                "cached_answers": u.cached, "retries": u.retries,
-                "lowest_concurrency": int(self._limit.lowest), "prompt_tokens": u.prompt_tokens,
+                "cached_answers": u.cached, "retries": u.retries + self.runner.retries,
+                "lowest_concurrency": int(self.runner.limit.lowest), "prompt_tokens": u.prompt_tokens,
                 "completion_tokens": u.completion_tokens, "cost_usd": u.cost(self.options.prices)}
 
     # ---- internals ----------------------------------------------------------------------------
@@ -199,34 +193,16 @@ class ChatClient:
                             "raise max_usd, judge fewer pairs (a cheaper judge first in a cascade), or use a cheaper model")
 
     def _send(self, request: ChatRequest) -> ChatAnswer:
-        openai = _sdk()
-        started = time.monotonic()
-        attempt = 0
-        while True:
-            try:
-                with self._limit.slot():
-                    response = self.sdk.chat.completions.create(**self._params(request))
-                self._limit.succeeded()
-                return self._answer(response)
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise ConfigError(f"the llm endpoint refused the key ({exc.status_code}): check {self.options.api_key_env}") from None
-            except openai.NotFoundError as exc:
-                raise ConfigError(f"the llm endpoint has no model {self.options.model!r} ({exc.status_code}); "
-                                  "set model: to one it serves") from None
-            except (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError) as exc:
-                if isinstance(exc, openai.RateLimitError):
-                    self._limit.throttled()
-                wait = self._backoff(attempt, exc)
-                if attempt >= self.options.max_retries or time.monotonic() - started + wait > self.options.retry_budget_s:
-                    raise BackendError(f"llm endpoint: {_describe(exc)} after {attempt} retr{'y' if attempt == 1 else 'ies'}") from None
-                attempt += 1
-                with self.usage.lock:
-                    self.usage.retries += 1
-                time.sleep(wait)
-            except openai.APIStatusError as exc:
-                raise BackendError(f"llm endpoint refused a request ({exc.status_code}): {_one_line(exc)}") from None
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:  # a body that is not a completion
-                raise BackendError(f"llm endpoint returned a malformed response ({type(exc).__name__}: {_one_line(exc)})") from None
+        """One try: the checked answer, or the SDK's error for the runner to retry or report."""
+        raw = self.sdk.chat.completions.with_raw_response.create(**self._params(request))
+        return self._answer(json_answer(raw.http_response, API, ENDPOINT))
+
+    def _transient(self, exc: BaseException) -> Transient | None:
+        return sdk_transient(_sdk(), exc, self.base_url or "https://api.openai.com/v1", self.options.timeout)
+
+    def _translate(self, exc: BaseException) -> BaseException:
+        return sdk_final(_sdk(), exc, API, f"check {self.options.api_key_env}",
+                         not_found=f"no model {self.options.model!r} there; set model: to one it serves")
 
     def _params(self, request: ChatRequest) -> dict:
         params = {"model": self.options.model, "messages": [{"role": r, "content": c} for r, c in request.messages],
@@ -235,35 +211,41 @@ class ChatClient:
             params.update(logprobs=True, top_logprobs=5)
         return params
 
-    def _answer(self, response: Any) -> ChatAnswer:
-        choice = response.choices[0]
-        content = choice.message.content
+    def _answer(self, data: dict) -> ChatAnswer:
+        """The first choice's text (and its first token's log-probabilities, where usable), usage recorded."""
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            raise ResponseError(f"{API} {ENDPOINT} answered no choices ({_shown(choices)}); is base_url an OpenAI-compatible endpoint?")
+        choice = choices[0] if isinstance(choices[0], dict) else {}
+        message = choice.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, str):
-            raise ValueError("the answer has no text content")
-        top = None
-        logprobs = getattr(choice, "logprobs", None)
-        if logprobs is not None and getattr(logprobs, "content", None):
-            top = [(t.token, float(t.logprob)) for t in logprobs.content[0].top_logprobs or []] or None
-        usage = getattr(response, "usage", None)
+            raise ResponseError(f"{API} {ENDPOINT} answered a choice without text content "
+                                f"(finish_reason {choice.get('finish_reason')!r}); raise max_tokens or use another model")
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         with self.usage.lock:
             self.usage.requests += 1
-            if usage is not None:
-                self.usage.prompt_tokens += int(usage.prompt_tokens or 0)
-                self.usage.completion_tokens += int(usage.completion_tokens or 0)
-        return ChatAnswer(content, top)
-
-    def _backoff(self, attempt: int, exc: Exception) -> float:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-        return backoff_delay(attempt, advertised_delay(headers), base=self.options.backoff_s)
+            self.usage.prompt_tokens += _count(usage.get("prompt_tokens"))
+            self.usage.completion_tokens += _count(usage.get("completion_tokens"))
+        return ChatAnswer(content, _top_logprobs(choice.get("logprobs")))
 
 
-def _describe(exc: Exception) -> str:
-    status = getattr(exc, "status_code", None)
-    if status == 429:
-        return "rate limit (429) still hit"
-    if status is not None:
-        return f"server error ({status})"
-    return f"{type(exc).__name__}: {_one_line(exc)}"
+def _top_logprobs(logprobs: Any) -> list[tuple[str, float]] | None:
+    """The first answer token's alternatives, or None where the server sent none or nothing usable (never NaN)."""
+    try:
+        top = logprobs["content"][0]["top_logprobs"] or []
+        pairs = [(str(t["token"]), float(t["logprob"])) for t in top]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return [(t, p) for t, p in pairs if math.isfinite(p) and p <= 0.0] or None
+
+
+def _count(value: Any) -> int:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0 else 0
+
+
+def _shown(value: Any) -> str:
+    return "choices: []" if value == [] else "no choices field" if value is None else f"choices: {type(value).__name__}"
 
 
 def _one_line(exc: Exception) -> str:

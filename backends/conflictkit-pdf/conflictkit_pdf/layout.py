@@ -11,7 +11,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from conflictkit.segmenters.blocks import PAGE_ARTEFACT
+from conflictkit.segmenters.blocks import page_artefact
 
 MARGIN = 0.1  # running headers and footers live in the top and bottom tenth of a page
 _CLOSED = re.compile(r"[.:;!?][\"')\]]?$")
@@ -131,7 +131,7 @@ def strip_running(pages: list[list[Line]], heights: list[float]) -> tuple[list[l
         for line in lines:
             if in_margin(line, height) and _key(line.text) in repeated:
                 running += 1
-            elif in_margin(line, height) and PAGE_ARTEFACT.fullmatch(line.text.strip()):
+            elif in_margin(line, height) and page_artefact().fullmatch(line.text.strip()):
                 numbers += 1
             else:
                 kept.append(line)

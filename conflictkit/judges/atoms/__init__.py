@@ -10,7 +10,8 @@ from __future__ import annotations
 from conflictkit import hookimpl
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
-from conflictkit.judges.atoms.judge import DifferenceWeights, LegalAtomsJudge, LegalAtomsOptions
+from conflictkit.judges.atoms.family import Family, builtin_families
+from conflictkit.judges.atoms.judge import LegalAtomsJudge
 
 
 @hookimpl
@@ -18,5 +19,20 @@ def register_judges(register):
     register(LegalAtomsJudge)
 
 
-__all__ = ["ClauseAtoms", "Difference", "DifferenceWeights", "LegalAtomsJudge", "LegalAtomsOptions", "compare",
-           "extract", "register_judges"]
+@hookimpl
+def register_families(register):
+    """The built-in rule families register like a plugin's (:func:`builtin_families`)."""
+    for family in builtin_families():
+        register(family)
+
+
+def __getattr__(name: str):
+    if name in ("DifferenceWeights", "LegalAtomsOptions"):  # built from the registered families, when asked for
+        from conflictkit.judges.atoms import judge
+
+        return getattr(judge, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ClauseAtoms", "Difference", "DifferenceWeights", "Family", "LegalAtomsJudge", "LegalAtomsOptions", "compare",
+           "extract", "register_families", "register_judges"]

@@ -15,10 +15,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
-from functools import lru_cache
 
 from conflictkit.judges.atoms.extract import ClauseAtoms
-from conflictkit.judges.atoms.family import ComparisonContext, families
+from conflictkit.judges.atoms.family import ComparisonContext, derived
 from conflictkit.judges.atoms.text import Atom
 from conflictkit.lexicon import Lexicon, load
 
@@ -67,9 +66,8 @@ def names(text: str, name: str) -> bool:
     return any(m.group()[0].isupper() for m in re.finditer(rf"(?i)\b{re.escape(name)}", text))
 
 
-@lru_cache(maxsize=1)
 def _comparing_order() -> tuple:
-    return tuple(sorted(families(), key=lambda f: (f.compares, f.name)))
+    return derived("comparing order", lambda found: tuple(sorted(found, key=lambda f: (f.compares, f.name))))
 
 
 @dataclass(frozen=True)

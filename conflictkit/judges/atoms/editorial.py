@@ -32,8 +32,8 @@ from conflictkit.judges.atoms.compare import compare
 from conflictkit.judges.atoms.edits import PairView, TextEdit
 from conflictkit.judges.atoms.extract import extract
 from conflictkit.judges.atoms.families.content import is_typo
-from conflictkit.grounding.tokens import NUMBER_WORDS
-from conflictkit.lexicon import Lexicon
+from conflictkit.lexicon import LanguagePack
+from conflictkit.lexicon.regex import compile_pattern
 
 Rule = Callable[[PairView, TextEdit], "tuple[str, str] | None"]
 
@@ -58,12 +58,24 @@ def classify(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
 
 
 def _first_rule(view: PairView, edit: TextEdit) -> tuple[str, str, str] | None:
+    if _turns_meaning(view, edit):  # a negator or a modal changed: only its spelling or where it stands is editorial
+        found = typography(view, edit) or spelling(view, edit) or heading(view, edit) or moved(view, edit)
+        return ("editorial", *found) if found else None
     for verdict, rules in (("editorial", _rules(view, RULES)), ("same-effect", _rules(view, SAME_EFFECT_RULES))):
         for rule in rules:
             found = rule(view, edit)
             if found is not None:
                 return verdict, found[0], found[1]
     return None
+
+
+def _turns_meaning(view: PairView, e: TextEdit) -> bool:
+    """Whether the edit adds or drops a negator or a modal verb (never one for a copy of itself)."""
+    turners = view.lexicon.memo("editorial.turners", lambda: frozenset(
+        view.lexicon.words("words.negators") | view.lexicon.words("words.modals")))
+    old = {w.lower() for w in view.ref_words(e)} & turners
+    new = {w.lower() for w in view.inp_words(e)} & turners
+    return old != new
 
 
 def _rules(view: PairView, rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
@@ -195,7 +207,7 @@ def link(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return "link", what
 
 
-def _label_kin(old: list[str], new: list[str], lexicon: Lexicon) -> bool:
+def _label_kin(old: list[str], new: list[str], lexicon: LanguagePack) -> bool:
     """Two labels of one link: one names nothing ("here"), or they share a content word."""
     generic = {tuple(g.split()) for g in lexicon.get("editorial.generic_link_labels")}
     if tuple(old) in generic or tuple(new) in generic:
@@ -253,19 +265,24 @@ def alias(view: PairView, e: TextEdit) -> tuple[str, str] | None:
         return None
     lexicon = view.lexicon
     determiners = frozenset(lexicon.get("editorial.determiners"))
+    pronouns = frozenset(lexicon.get("editorial.party_pronouns"))
     old = [w.lower() for w in view.ref_words(e) if w[0].isalnum()]
     new = [w.lower() for w in view.inp_words(e) if w[0].isalnum()]
-    for group in groups:
-        names_old = [w for w in old if w in group]
-        names_new = [w for w in new if w in group]
-        pronouns = frozenset(lexicon.get("editorial.party_pronouns"))
-        if not names_new or not (names_old or all(w in pronouns for w in old if w not in determiners)):
-            continue
-        rest_old = [w for w in old if w not in group and w not in determiners and w not in pronouns]
-        rest_new = [w for w in new if w not in group and w not in determiners]
-        if len(rest_old) == len(rest_new) and all(same_lemma(x, y) for x, y in zip(rest_old, rest_new, strict=True)):
-            return "rename", f"'{' '.join(old)}' -> '{' '.join(new)}': one party, named by another alias"
+    if any(_named_by_alias(old, new, group, determiners, pronouns, lexicon) for group in groups):
+        return "rename", f"'{' '.join(old)}' -> '{' '.join(new)}': one party, named by another alias"
     return None
+
+
+def _named_by_alias(old: list[str], new: list[str], group: frozenset[str], determiners: frozenset[str],
+                    pronouns: frozenset[str], lexicon: LanguagePack) -> bool:
+    """Whether ``new`` names a party of ``group`` where ``old`` named it (or said it with a pronoun), the
+    other words being the same words in another form."""
+    names_old = [w for w in old if w in group]
+    if not any(w in group for w in new) or not (names_old or all(w in pronouns for w in old if w not in determiners)):
+        return False
+    rest_old = [w for w in old if w not in group and w not in determiners and w not in pronouns]
+    rest_new = [w for w in new if w not in group and w not in determiners]
+    return len(rest_old) == len(rest_new) and all(same_lemma(x, y, lexicon) for x, y in zip(rest_old, rest_new, strict=True))
 
 
 def heading(view: PairView, e: TextEdit) -> tuple[str, str] | None:
@@ -286,21 +303,21 @@ def heading(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 
 # -- grammar --------------------------------------------------------------------------------------
 
-_IRREGULAR = {frozenset(p) for p in (("is", "are"), ("was", "were"), ("has", "have"), ("does", "do"), ("this", "these"),
-                                      ("that", "those"), ("it", "they"), ("its", "their"), ("child", "children"))}
-
-
-def same_lemma(x: str, y: str) -> bool:
+def same_lemma(x: str, y: str, lexicon: LanguagePack) -> bool:
     """One word, inflected for number or person: "service" / "services", "reserves" / "reserve", "policy" / "policies"."""
     if x == y:
         return True
-    if frozenset((x, y)) in _IRREGULAR:
+    forms = lexicon.memo("editorial.word_forms", lambda: {frozenset(p) for p in lexicon.data.editorial.word_forms})
+    if frozenset((x, y)) in forms:
         return True
     short, long_ = sorted((x, y), key=len)
-    return len(short) >= 3 and (long_ in (short + "s", short + "es") or short.endswith("y") and long_ == short[:-1] + "ies")
+    m = lexicon.data.morphology
+    return len(short) >= 3 and (any(long_ == short + e for e in m.number_endings) or any(
+        short.endswith(end) and long_ == short[: -len(end)] + plural for end, plural in m.number_replacements.items()))
 
 
-_ARTICLES = frozenset({"the", "a", "an", "this", "these", "that", "those", "such", "said"})
+def _articles(lexicon: LanguagePack) -> frozenset[str]:
+    return lexicon.memo("editorial.articles", lambda: frozenset(lexicon.data.editorial.articles))
 
 
 def grammar(view: PairView, e: TextEdit) -> tuple[str, str] | None:
@@ -308,12 +325,12 @@ def grammar(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     new = [w.lower() for w in view.inp_words(e) if w[0].isalnum()]
     if not old and not new:
         return None
-    if len(old) == len(new) and all(same_lemma(x, y) for x, y in zip(old, new, strict=True)):
+    if len(old) == len(new) and all(same_lemma(x, y, view.lexicon) for x, y in zip(old, new, strict=True)):
         return "grammar", f"'{' '.join(old)}' -> '{' '.join(new)}': the same word in another form"
     determiners = frozenset(view.lexicon.get("editorial.determiners"))
     if all(w in determiners for w in old + new) and len(old) <= 1 and len(new) <= 1:
         # an article for another, or for a possessive: never one party's possessive for another's
-        if not old or not new or old[0] in _ARTICLES or new[0] in _ARTICLES:
+        if not old or not new or old[0] in _articles(view.lexicon) or new[0] in _articles(view.lexicon):
             return "grammar", f"'{' '.join(old) or '-'}' -> '{' '.join(new) or '-'}': a determiner"
     return None
 
@@ -321,18 +338,22 @@ def grammar(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 # -- cross-references -----------------------------------------------------------------------------
 
 _LABEL = re.compile(r"^(?:\d+(?:\.\d+)*[a-z]?|[ivxlcdm]+|[a-z]|[().,\-])$", re.IGNORECASE)
-_XREF_WORDS = frozenset({"section", "sections", "clause", "clauses", "article", "articles", "schedule", "schedules",
-                         "exhibit", "exhibits", "annex", "appendix", "attachment", "paragraph", "paragraphs",
-                         "subsection", "item", "part", "§", "§§", "rider", "table"})
+
+
+def xref_words(lexicon: LanguagePack) -> frozenset[str]:
+    """Words before a number that make it a cross-reference (``editorial.yaml``)."""
+    return lexicon.memo("editorial.xref_words", lambda: frozenset(lexicon.data.editorial.xref_words))
 
 
 def cross_reference(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     old, new = view.ref_words(e), view.inp_words(e)
-    if not old or not new or not all(_LABEL.match(w) or w.lower() in NUMBER_WORDS for w in old + new):
+    numbers = view.lexicon.words("numbers.number_tokens")
+    if not old or not new or not all(_LABEL.match(w) or w.lower() in numbers for w in old + new):
         return None
     before_ref = [w.lower() for w in view.ref.words[max(0, e.i1 - 3):e.i1]]
     before_inp = [w.lower() for w in view.inp.words[max(0, e.j1 - 3):e.j1]]
-    if _XREF_WORDS & set(before_ref) and _XREF_WORDS & set(before_inp):
+    xrefs = xref_words(view.lexicon)
+    if xrefs & set(before_ref) and xrefs & set(before_inp):
         return "cross-reference", f"'{' '.join(old)}' -> '{' '.join(new)}': the number of a cross-reference"
     if e.i1 == 0 and e.j1 == 0:
         return "renumbering", f"'{' '.join(old)}' -> '{' '.join(new)}': a list label"
@@ -341,12 +362,12 @@ def cross_reference(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 
 # -- illustrations --------------------------------------------------------------------------------
 
-def _markers(lexicon: Lexicon) -> list[tuple[str, ...]]:
+def _markers(lexicon: LanguagePack) -> list[tuple[str, ...]]:
     return lexicon.memo("editorial.markers", lambda: sorted(
         (tuple(m.split()) for m in lexicon.get("editorial.illustration_markers")), key=len, reverse=True))
 
 
-def _marker_ends(words: tuple[str, ...], lexicon: Lexicon) -> list[int | None]:
+def _marker_ends(words: tuple[str, ...], lexicon: LanguagePack) -> list[int | None]:
     """For each token, where the illustration marker it ends stops (None if it ends none, or the marker
     is limited: "including only", "not including")."""
     low = [w.lower() for w in words]
@@ -392,7 +413,7 @@ def illustration(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return "illustration", "an example in a non-exhaustive list"
 
 
-def _meaning_bearing(words: list[str], lexicon: Lexicon) -> bool:
+def _meaning_bearing(words: list[str], lexicon: LanguagePack) -> bool:
     fixed = lexicon.memo("editorial.meaning", lambda: frozenset(
         lexicon.words("words.negators") | lexicon.words("words.modals") | lexicon.words("words.exceptions")
         | lexicon.words("words.conditions")))
@@ -401,14 +422,14 @@ def _meaning_bearing(words: list[str], lexicon: Lexicon) -> bool:
 
 # -- pointers -------------------------------------------------------------------------------------
 
-def _pointer_patterns(lexicon: Lexicon) -> list[re.Pattern[str]]:
+def _pointer_patterns(lexicon: LanguagePack) -> list[re.Pattern[str]]:
     return lexicon.memo("editorial.pointers", lambda: [re.compile(p, re.IGNORECASE)
                                                        for p in lexicon.get("editorial.pointer_patterns")])
 
 
-def is_pointer(sentence: str, lexicon: Lexicon) -> bool:
+def is_pointer(sentence: str, lexicon: LanguagePack) -> bool:
     """Whether a sentence only sends the reader elsewhere ("For more details, see our Use Restrictions policy")."""
-    words = set(re.findall(r"[a-z]+", sentence.lower()))
+    words = set(lexicon.memo("editorial.word", lambda: compile_pattern(r"\p{L}+")).findall(sentence.lower()))
     if words & frozenset(lexicon.get("editorial.pointer_breakers")) or not words & _cues(lexicon):
         return False
     return any(p.search(sentence) for p in _pointer_patterns(lexicon))
@@ -475,7 +496,7 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     Framework and the Swiss-US Framework"): the inserted words repeat those that follow them."""
     if e.j2 <= e.j1:
         return None
-    joins = frozenset(view.lexicon.get("editorial.coordinators")) | _ARTICLES
+    joins = frozenset(view.lexicon.get("editorial.coordinators")) | _articles(view.lexicon)
     stop = view.lexicon.words("words.stopwords")
     words = [w.lower() for w in view.inp.words[e.j1:e.j2] if w[0].isalnum()]
     inserted = [w for w in words if w not in joins]
@@ -494,11 +515,11 @@ RULES: tuple[Rule, ...] = (typography, spelling, heading, link, rename, corporat
                            illustration, pointer, moved)
 SAME_EFFECT_RULES: tuple[Rule, ...] = (distributed,)
 
-def _cues(lexicon: Lexicon) -> frozenset[str]:
+def _cues(lexicon: LanguagePack) -> frozenset[str]:
     return lexicon.memo("editorial.pointer_cues", lambda: frozenset(lexicon.get("editorial.pointer_cues")))
 
 
-def _marker_words(lexicon: Lexicon) -> frozenset[str]:
+def _marker_words(lexicon: LanguagePack) -> frozenset[str]:
     return lexicon.memo("editorial.marker_words", lambda: frozenset(m[0] for m in _markers(lexicon)))
 
 

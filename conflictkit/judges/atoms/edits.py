@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from conflictkit.context import EMPTY, DocumentContext
 from conflictkit.grounding.tokens import Tokens, tokenize
-from conflictkit.lexicon import Lexicon
+from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack, load
 
 _MARKUP_SIGNS = "<[*_~`\\&#|>"  # characters every markup the redline strips starts with
 _JOIN_GAP = 1  # tokens between two changed regions that still make them one edit
@@ -61,7 +61,7 @@ class PairView:
     inp_origin: int
     edits: list[TextEdit]
     context: DocumentContext
-    lexicon: Lexicon
+    lexicon: LanguagePack
     headings: tuple[str | None, str | None] = (None, None)
     """The headings the two clauses stand under (a run-in title in one may be a heading line in the other)."""
 
@@ -118,15 +118,16 @@ def sentence_around(words: tuple[str, ...], i: int, j: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=8192)
-def clause_tokens(source: str) -> Tokens:
+def clause_tokens(source: str, language: str = DEFAULT_LANGUAGE) -> Tokens:
     """The tokens of a clause's original text as the redline reads it: no markup, offsets into ``source``.
     Cached: a clause is in several candidate pairs."""
     from conflictkit.segmenters.markup import markup_free
 
+    pack = load(language)
     if not any(c in source for c in _MARKUP_SIGNS) and " :" not in source:
-        return tokenize(source)  # plain text: nothing to strip
+        return tokenize(source, pack)  # plain text: nothing to strip
     clean, to_source = markup_free(source)
-    tokens = tokenize(clean)
+    tokens = tokenize(clean, pack)
     return dataclasses.replace(tokens, original=source, offsets=to_source[tokens.offsets])
 
 
@@ -172,9 +173,9 @@ def _slid(x: tuple[str, ...], y: tuple[str, ...], i1: int, i2: int, j1: int, j2:
 
 
 def view_of(ref_source: str, ref_origin: int, inp_source: str, inp_origin: int, context: DocumentContext | None,
-            lexicon: Lexicon, headings: tuple[str | None, str | None] = (None, None)) -> PairView:
+            lexicon: LanguagePack, headings: tuple[str | None, str | None] = (None, None)) -> PairView:
     """The edit-level view of a pair, from each clause's original text and its offset in its file."""
-    a, b = clause_tokens(ref_source), clause_tokens(inp_source)
+    a, b = clause_tokens(ref_source, lexicon.language), clause_tokens(inp_source, lexicon.language)
     return PairView(a, b, ref_origin, inp_origin, split_edits(a, b), context or EMPTY, lexicon, headings)
 
 

@@ -17,9 +17,10 @@ from functools import cached_property, lru_cache
 from typing import TypeVar
 
 from conflictkit.judges.atoms.text import Atom, Mask, content_stems, lowered
-from conflictkit.lexicon import DEFAULT_LANGUAGE, load
+from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack, load
+from conflictkit.lexicon.regex import compile_pattern
 
-_WORD_TOKENS = re.compile(r"[a-z0-9]+")
+_WORD_TOKENS = compile_pattern(r"[\p{L}0-9]+")
 T = TypeVar("T")
 
 
@@ -76,11 +77,14 @@ class ClauseAtoms:
 
 def extract(text: str, language: str = DEFAULT_LANGUAGE) -> ClauseAtoms:
     """All atoms of one clause text (normalized, flattened). Cached: clauses recur across pairs."""
-    return _extract(text, language)
+    from conflictkit.registry import get_registry
+
+    return _extract(text, language, get_registry().generation)
 
 
 @lru_cache(maxsize=65536)
-def _extract(text: str, language: str) -> ClauseAtoms:  # one cache key per (text, language), however called
+def _extract(text: str, language: str, families_of: int) -> ClauseAtoms:
+    """One cache key per (text, language, registry), however called: plugins add families."""
     from conflictkit.judges.atoms.family import families
 
     lexicon = load(language)
@@ -90,19 +94,18 @@ def _extract(text: str, language: str) -> ClauseAtoms:  # one cache key per (tex
     for family in families():
         atoms += family.extract(text, lexicon, mask)
     atoms.sort(key=lambda a: (a.start, a.end))
-    atoms = _ensure_not(atoms, low)
-    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low)), frozenset(content_stems(_blank(low, atoms))))
+    atoms = _ensure_not(atoms, low, lexicon)
+    return ClauseAtoms(text, tuple(_restrictive_exceptions(atoms, low, lexicon)),
+                       frozenset(content_stems(_blank(low, atoms), language)))
 
 
-_ENSURE = {"ensure", "procur", "see", "make"}
-
-
-def _ensure_not(atoms: list[Atom], low: str) -> list[Atom]:
+def _ensure_not(atoms: list[Atom], low: str, lex: LanguagePack) -> list[Atom]:
     """"shall ensure that no third party accesses X" == "shall not allow any third party to access X":
     a duty to ensure a negative is a prohibition."""
     out = list(atoms)
+    ensure = lex.data.modality.ensure_verbs
     for n, a in enumerate(atoms):
-        if a.family != "modality" or a.key != "obligation" or a.anchor not in _ENSURE:
+        if a.family != "modality" or a.key != "obligation" or a.anchor not in ensure:
             continue
         end = min([k for k in (low.find(c, a.end) for c in ".;") if k >= 0] or [len(low)])
         neg = next((b for b in out if b.family == "negation" and a.end < b.start < end), None)
@@ -125,7 +128,7 @@ def _blank(low: str, atoms: list[Atom]) -> str:
     return "".join(chars)
 
 
-def _restrictive_exceptions(atoms: list[Atom], low: str) -> list[Atom]:
+def _restrictive_exceptions(atoms: list[Atom], low: str, lex: LanguagePack) -> list[Atom]:
     """Rewrite "shall not X except Y" / "no X unless Y" to their positive form "may X only Y".
 
     Both drafting styles are common and say the same thing; read in one canonical form, a
@@ -135,21 +138,24 @@ def _restrictive_exceptions(atoms: list[Atom], low: str) -> list[Atom]:
     "shall not assign without consent" is read as "may assign only with consent" likewise.
     """
     out: list[Atom | None] = list(atoms)
+    m = lex.data.modality
+    limiting, subordinate = frozenset(m.limiting_negators), lex.pattern("modality.subordinate")
     for sentence in _SENTENCE.finditer(low):
-        _rewrite_sentence(out, sentence.start(), sentence.end(), low)
+        _rewrite_sentence(out, sentence.start(), sentence.end(), low, limiting, subordinate)
     return [a for a in out if a is not None]
 
 
 _SENTENCE = re.compile(r"(?:[^.;]|\.(?=[\w$]))+")  # "1.5%" and "U.S." do not end a sentence
 
 
-def _rewrite_sentence(out: list[Atom | None], start: int, end: int, low: str) -> None:
+def _rewrite_sentence(out: list[Atom | None], start: int, end: int, low: str, limiting: frozenset[str],
+                      subordinate: re.Pattern[str]) -> None:
     """In one sentence with exactly one negative and one exception ("except", "unless", "other
     than", or a "without" limiting the negative), make the negative positive and the exception "only"."""
     here = [n for n, a in enumerate(out) if a is not None and start <= a.start < end]
     limits = [n for n in here if (out[n].family == "exception" and out[n].group == "exception")
-              or (out[n].family == "negation" and out[n].attr("negator") == "without")]
-    negatives = [n for n in here if n not in limits and _negative(out[n], low)]
+              or (out[n].family == "negation" and out[n].attr("negator") in limiting)]
+    negatives = [n for n in here if n not in limits and _negative(out[n], low, subordinate)]
     if len(negatives) != 1 or len(limits) != 1:
         return
     neg, limit = out[negatives[0]], out[limits[0]]
@@ -158,16 +164,13 @@ def _rewrite_sentence(out: list[Atom | None], start: int, end: int, low: str) ->
     out[limits[0]] = replace(limit, family="exception", group="only", key="only")
 
 
-_SUBORDINATE = re.compile(r"\b(?:that|which|who|whom|if|when|where|whether|unless)\b[^,;]*$")
-
-
-def _negative(atom: Atom | None, low: str) -> bool:
+def _negative(atom: Atom | None, low: str, subordinate: re.Pattern[str]) -> bool:
     """A prohibition, or a negation of the main clause (not of a relative clause: "Goods that do not conform")."""
     if atom is None:
         return False
     if atom.family == "modality":
         return atom.key == "prohibition"
-    return atom.family == "negation" and not _SUBORDINATE.search(low, max(0, atom.start - 30), atom.start)
+    return atom.family == "negation" and not subordinate.search(low, max(0, atom.start - 30), atom.start)
 
 
 extract.cache_clear = _extract.cache_clear  # type: ignore[attr-defined]

@@ -15,7 +15,10 @@ A family is one module of :mod:`conflictkit.judges.atoms.families` that defines 
 - ``facts``: what it knows that another family needs (``name: function(context)``), computed on
   first request through :meth:`ComparisonContext.fact`, never by relying on call order.
 
-Adding a family is adding a module there (and its words to ``lang/<code>/``).
+Families register through the plugin hook ``register_families`` like any stage: the built-in ones
+(the modules of :mod:`conflictkit.judges.atoms.families`) from :mod:`conflictkit.judges.atoms`, a
+third-party one from its plugin module. A family's words are its pack's: a section of the pack
+for the built-in ones, an extra table (``tables/<name>.yaml``, ``Family.table``) for others.
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
 
 from conflictkit.judges.atoms.text import Atom, Mask
 from conflictkit.lexicon import Lexicon
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from conflictkit.judges.atoms.compare import Correction, Difference
@@ -51,6 +57,17 @@ class Family:
     """Order of its reasons among equal weights (reasons are ranked by weight, then by this)."""
     corrections: Callable[[ClauseAtoms, ClauseAtoms, ComparisonContext], list[Correction]] | None = None
     """Fixes of the reference's text (typos) the other families then compare without."""
+    table: str | None = None
+    """The extra table of the language pack that holds this family's words (``tables/<table>.yaml``): a
+    family another package adds reads its words there (``lexicon.table(family.table, family.words)``)."""
+    words: type[BaseModel] | None = None
+    """The pydantic model the table must fit; a pack whose table is missing or does not fit is refused
+    when the judge is handed it, with one line naming the table."""
+
+    def check_pack(self, lexicon: Lexicon) -> None:
+        """Raise :class:`conflictkit.lexicon.LexiconError` when the pack lacks this family's table or it is malformed."""
+        if self.table is not None:
+            lexicon.table(self.table, self.words)
 
 
 def no_atoms(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
@@ -79,9 +96,37 @@ class ComparisonContext:
         return self._facts[name]
 
 
-@lru_cache(maxsize=1)
 def families() -> tuple[Family, ...]:
-    """Every family module under :mod:`conflictkit.judges.atoms.families`, in extraction order."""
+    """Every registered family (:func:`register_builtin_families` and the ``register_families`` hooks of
+    installed plugins), in extraction order."""
+    from conflictkit.registry import get_registry
+
+    return get_registry().families()
+
+
+def derived(name: str, build: Callable[[tuple[Family, ...]], T]) -> T:
+    """``build(families())``, once per registry: the facts' providers, the comparing order, the weights."""
+    from conflictkit.registry import get_registry
+
+    registry = get_registry()
+    key = (registry.generation, name)
+    if key not in _DERIVED:
+        if len(_DERIVED) > 64:
+            _DERIVED.clear()
+        _DERIVED[key] = build(registry.families())
+    return _DERIVED[key]
+
+
+_DERIVED: dict[tuple[int, str], Any] = {}
+
+
+def fact_providers() -> dict[str, Callable[[ComparisonContext], Any]]:
+    """The family function behind each fact name (the registry refuses two families providing one fact)."""
+    return derived("facts", lambda found: {name: provider for family in found for name, provider in family.facts.items()})
+
+
+def builtin_families() -> list[Family]:
+    """The families of :mod:`conflictkit.judges.atoms.families`: one module each, each defining ``FAMILY``."""
     from conflictkit.judges.atoms import families as package
 
     found = []
@@ -91,18 +136,4 @@ def families() -> tuple[Family, ...]:
         if not isinstance(family, Family):
             raise TypeError(f"{module.__name__} defines no FAMILY = Family(...)")
         found.append(family)
-    names = [f.name for f in found]
-    if len(set(names)) != len(names):
-        raise TypeError(f"two atom families share a name: {sorted(names)}")
-    return tuple(sorted(found, key=lambda f: (f.claims, f.name)))
-
-
-@lru_cache(maxsize=1)
-def fact_providers() -> dict[str, Callable[[ComparisonContext], Any]]:
-    providers: dict[str, Callable[[ComparisonContext], Any]] = {}
-    for family in families():
-        for name, provider in family.facts.items():
-            if name in providers:
-                raise TypeError(f"two atom families provide the fact {name!r}")
-            providers[name] = provider
-    return providers
+    return found

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from pydantic import Field, create_model, field_validator
+from pydantic import Field, create_model
 
 from conflictkit.filters.rules import non_binding_reason
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
-from conflictkit.judges.atoms.family import families
+from conflictkit.judges.atoms.family import derived, families
 from conflictkit.judges.atoms.score import (
     atom_overlap,
     compete,
@@ -23,7 +23,6 @@ from conflictkit.judges.atoms.score import (
     verb_disjoint,
     weight_values,
 )
-from conflictkit.lexicon import languages, load
 from conflictkit.context import EMPTY, DocumentContext
 from conflictkit.judges.atoms.edits import PairView, view_of
 from conflictkit.judges.atoms.verdicts import containment, judge_edits
@@ -31,29 +30,29 @@ from conflictkit.model import CandidatePair, Clause, Edit, EditSide, IndexedDocu
 from conflictkit.stages import Comparison, Judge, Options
 
 
-def _difference_weights() -> type[Options]:
+_EDIT_WEIGHTS = {
+    "non_binding": (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)"),
+    "version_date": (0.9, "the date or version number of the document's own version stamp changed"),
+    "content_sentence": (0.85, "a sentence or more of operative text added, cut or rewritten in an otherwise unchanged clause"),
+}
+
+
+def _difference_weights(found: tuple) -> type[Options]:
     """The ``weights:`` options: every family's weights, each a field with its default and meaning."""
-    weights = {name: spec for family in families() for name, spec in family.weights.items()}
-    weights["non_binding"] = (0.0, "one clause binds no one (a plain-language summary, an update banner, a change log)")
-    weights["version_date"] = (0.9, "the date or version number of the document's own version stamp changed")
-    weights["content_sentence"] = (0.85, "a sentence or more of operative text added, cut or rewritten in an "
-                                         "otherwise unchanged clause")
+    weights = {name: spec for family in found for name, spec in family.weights.items()} | _EDIT_WEIGHTS
     fields = {name: (float, Field(default, ge=0.0, le=1.0, description=what)) for name, (default, what) in weights.items()}
     return create_model("DifferenceWeights", __base__=Options, __module__=__name__,
                         __doc__="How strongly each kind of difference means the clauses differ in effect "
                                 "(noisy-OR weights), gathered from the atom families.", **fields)
 
 
-DifferenceWeights = _difference_weights()
 PROGRESS_STEPS = 50
 """How many times a call reports its progress (every pair of a big document would cost more than it shows)."""
 
 
-class LegalAtomsOptions(Options):
+class _JudgeOptions(Options):
     """Options of the legal-atoms judge; the formulas are in :mod:`conflictkit.judges.atoms.score`."""
 
-    weights: DifferenceWeights = DifferenceWeights()  # type: ignore[valid-type]
-    language: str = Field("en", description="the lexicon the atoms are read with (conflictkit/judges/atoms/lang/<language>/)")
     floor: float = Field(0.03, ge=0.0, le=1.0, description="P(differs) of clauses with no difference found")
     residual: float = Field(0.3, ge=0.0, le=0.6, description="P(differs) added by rewording no atom explains, times 1 - overlap")
     same_bias: float = Field(-2.7, description="logit of P(same) with no evidence")
@@ -74,12 +73,32 @@ class LegalAtomsOptions(Options):
         "(P(same) *= 1 - competition * gap); 0 judges every pair alone"))
     max_reasons: int = Field(8, ge=1, description="reasons kept per pair, strongest first")
 
-    @field_validator("language")
-    @classmethod
-    def _known_language(cls, value: str) -> str:
-        if value not in languages():
-            raise ValueError(f"no lexicon for language {value!r} (available: {', '.join(languages())})")
-        return value
+
+
+
+def options_model() -> type[Options]:
+    """The legal-atoms judge's options, with a weight for every registered family's kinds of difference
+    (built once per registry: a plugin's family adds its weights)."""
+    def build(found: tuple) -> type[Options]:
+        weights = _difference_weights(found)
+        return create_model("LegalAtomsOptions", __base__=_JudgeOptions, __module__=__name__,
+                            __doc__=_JudgeOptions.__doc__, weights=(weights, weights()))
+    return derived("options", build)
+
+
+class _OptionsOfTheFamilies:
+    """``LegalAtomsJudge.Options``: the model of :func:`options_model`, read when asked for."""
+
+    def __get__(self, obj, cls=None) -> type[Options]:
+        return options_model()
+
+
+def __getattr__(name: str):
+    if name == "LegalAtomsOptions":
+        return options_model()
+    if name == "DifferenceWeights":
+        return options_model().model_fields["weights"].annotation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LegalAtomsJudge(Judge):
@@ -96,14 +115,23 @@ class LegalAtomsJudge(Judge):
     """
 
     name: ClassVar[str] = "legal-atoms"
-    Options: ClassVar[type[Options]] = LegalAtomsOptions
+    Options = _OptionsOfTheFamilies()  # type: ignore[assignment]
     version: ClassVar[str] = "3"  # 3: judged edit by edit, with the document context
 
+    reads_words: ClassVar[bool] = True
+
+    def use_language(self, language) -> None:
+        """Read ``language`` from now on; a pack that lacks the table a registered family reads is refused."""
+        super().use_language(language)
+        for family in families():
+            family.check_pack(self.language)
+
     def warm_up(self) -> None:
-        """Read the lexicon and compile its patterns (once per process), so the first pairs pay nothing."""
-        lexicon = load(self.options.language)
-        sample = "The Provider shall not, without prior written consent, pay 30 days after 1 May 2026 in New York."
-        compare(extract(sample, lexicon.language), extract(sample.replace("not, ", ""), lexicon.language), lexicon)
+        """Read the language pack and compile its patterns (once per process), so the first pairs pay nothing."""
+        lexicon = self.language
+        words = lexicon.data.pack.detection_words  # a text of the pack's own words runs every family
+        sample = " ".join(words) + " 30 " + " ".join(reversed(words)) + "."
+        compare(extract(sample, lexicon.language), extract(sample.replace(" 30 ", " 60 "), lexicon.language), lexicon)
         super().warm_up()
 
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
@@ -114,7 +142,7 @@ class LegalAtomsJudge(Judge):
         def atoms(side: str, clause: Clause) -> ClauseAtoms:
             key = (side, clause.id)
             if key not in read:
-                read[key] = extract(clause.text, self.options.language)
+                read[key] = extract(clause.text, self.language.language)
             return read[key]
 
         judgements = []
@@ -130,41 +158,31 @@ class LegalAtomsJudge(Judge):
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:
         """Judge one pair given its two clauses directly (edit offsets then index the clause texts)."""
-        language = self.options.language
+        language = self.language.language
         return self._one(pair, reference, input, extract(reference.text, language), extract(input.text, language),
                          ((reference.text, 0), (input.text, 0)), EMPTY)
 
     def _one(self, pair: CandidatePair, ref_clause: Clause, inp_clause: Clause, ref: ClauseAtoms,
              inp: ClauseAtoms, sources: tuple[tuple[str, int], tuple[str, int]], context: DocumentContext) -> Judgement:
-        o = self.options
-        lexicon = load(o.language)
+        o, lexicon = self.options, self.language
         sem = semantic(pair.similarity, pair.relevance, pair.signals, o.similarity_low, o.similarity_high)
-        heading = heading_agreement(ref_clause.heading, inp_clause.heading)
-        if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text):
+        heading = heading_agreement(ref_clause.heading, inp_clause.heading, lexicon.language)
+        if heading <= 0 and _defines_same_term(ref_clause.text, inp_clause.text, lexicon):
             heading = 1.0  # two definitions of one term deal with one matter, like clauses under one heading
         shared = atom_overlap(ref, inp)
         # clauses that differ in little but their verb are one matter with a changed act, not two matters
-        verbs = verb_disjoint(ref, inp) if dice(ref.word_set, inp.word_set) < o.verbs_below else 0.0
+        verbs = verb_disjoint(ref, inp, lexicon) if dice(ref.word_set, inp.word_set) < o.verbs_below else 0.0
         lexical = dice(ref.stems, inp.stems)
         # two clauses about different matters, or one rewritten throughout, have no edits worth judging one by one
         view = (self._view(sources, ref_clause, inp_clause, context, lexicon)
-                if _one_clause_edited(ref, inp) and p_same(lexical, sem, heading, shared, o, verbs)[0] >= _EDIT_FLOOR
-                else None)
-        ruled = judge_edits(view, ref, inp, o.language) if view is not None else None
+                if (_one_clause_edited(ref, inp) and p_same(lexical, sem, heading, shared, o, verbs)[0] >= _EDIT_FLOOR)
+                or _stamps(ref_clause.text, inp_clause.text, lexicon.language) else None)
+        ruled = judge_edits(view, ref, inp, lexicon.language) if view is not None else None
         diffs = ruled.differences if ruled is not None else compare(ref, inp, lexicon)
-        non_binding = [(side, why) for side, c in (("reference", ref_clause), ("input", inp_clause))
-                       if (why := non_binding_reason(c.text, c.heading)) is not None]
-        if non_binding:
-            # a summary, a banner or a change log binds no one: it cannot change what the other clause says
-            # (the rules filter keeps such text out of a comparison; pairs judged on their own get here)
-            side, why = non_binding[0]
-            diffs = [Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
-                                inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")]
-        if ruled is not None and ruled.base is not ref:  # renamed or retyped words are no loss of overlap
-            lexical = max(lexical, dice(ruled.base.stems, inp.stems))
-        held = containment(view) if view is not None and lexical < _HELD else 0.0
-        if held >= _HELD:  # a clause held, in order, in the other (a sentence added) is one matter edited
-            lexical = max(lexical, (lexical + held) / 2)
+        non_binding = self._non_binding(ref_clause, inp_clause)
+        if non_binding is not None:
+            diffs = [non_binding]
+        lexical = _edited_overlap(lexical, ruled, ref, inp, view)
         same, evidence = p_same(lexical, sem, heading, shared, o, verbs)
         differs, per_type = p_differs(diffs, 1.0 if non_binding else lexical, o)
         signals = {"lexical": round(lexical, 4), "evidence": round(evidence, 4), "heading": round(heading, 4),
@@ -175,7 +193,7 @@ class LegalAtomsJudge(Judge):
         ranked = self._ranked(diffs)
         reasons = self._reasons(ranked)
         made = {id(d): r for d, r in zip(ranked, reasons, strict=True)}
-        edits = self._edits(view, ruled, same, bool(non_binding), made) if ruled is not None else []
+        edits = self._edits(view, ruled, same, non_binding is not None, made) if ruled is not None else []
         if edits:
             signals["edits.substantive"] = float(sum(e.verdict == "substantive" for e in edits))
             signals["edits.editorial"] = float(sum(e.verdict == "editorial" for e in edits))
@@ -184,6 +202,17 @@ class LegalAtomsJudge(Judge):
             p_conflict=p_conflict(same, differs, o.same_exponent), reasons=reasons,
             judge=self.name, signals=signals, edits=edits,
         )
+
+    def _non_binding(self, ref_clause: Clause, inp_clause: Clause) -> Difference | None:
+        """A summary, a banner or a change log binds no one: it cannot change what the other clause says
+        (the rules filter keeps such text out of a comparison; pairs judged on their own get here)."""
+        language = self.language.language
+        for side, c in (("reference", ref_clause), ("input", inp_clause)):
+            why = non_binding_reason(c.text, c.heading, language)
+            if why is not None:
+                return Difference("non-binding", "non_binding", ref_clause.text[:80] if side == "reference" else None,
+                                  inp_clause.text[:80] if side == "input" else None, f"the {side} is a {why}, not a term")
+        return None
 
     def _view(self, sources, ref_clause: Clause, inp_clause: Clause, context: DocumentContext, lexicon) -> PairView | None:
         """The pair's edits, when the clauses' own texts are what their tokens read (a table row with its
@@ -242,6 +271,13 @@ _EDIT_FLOOR = 0.2  # P(same matter) below which a pair is not judged edit by edi
 _HELD = 1.0  # the shorter clause's content words all repeated, in order, by the longer one: text was added
 
 
+def _stamps(a: str, b: str, language: str) -> bool:
+    """Two version stamps: short, mostly their dates, so they differ in most words when the date changes."""
+    from conflictkit.filters.rules import version_stamp
+
+    return version_stamp(a, language) and version_stamp(b, language)
+
+
 def _one_clause_edited(ref: ClauseAtoms, inp: ClauseAtoms) -> bool:
     """Whether most words of the shorter clause are in the other: an edited clause, not another one."""
     a, b = ref.word_set, inp.word_set
@@ -251,8 +287,19 @@ def _one_clause_edited(ref: ClauseAtoms, inp: ClauseAtoms) -> bool:
 _EDITED_WORDS = 0.6
 
 
-def _defines_same_term(a: str, b: str) -> bool:
+def _edited_overlap(lexical: float, ruled, ref: ClauseAtoms, inp: ClauseAtoms, view: PairView | None) -> float:
+    """The overlap of the clauses' words once their editorial edits are applied (renamed or retyped words
+    are no loss of overlap), and raised when one clause is held, in order, in the other (a sentence added)."""
+    if ruled is not None and ruled.base is not ref:
+        lexical = max(lexical, dice(ruled.base.stems, inp.stems))
+    held = containment(view) if view is not None and lexical < _HELD else 0.0
+    if held >= _HELD:  # a clause held, in order, in the other (a sentence added) is one matter edited
+        lexical = max(lexical, (lexical + held) / 2)
+    return lexical
+
+
+def _defines_same_term(a: str, b: str, lexicon) -> bool:
     from conflictkit.segmenters.kinds import defined_term
 
-    term = defined_term(a)
-    return term is not None and term == defined_term(b)
+    term = defined_term(a, lexicon)
+    return term is not None and term == defined_term(b, lexicon)

@@ -20,39 +20,90 @@ or the agent of a passive ("shall be paid by Customer"). Free negations ("is not
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 from conflictkit.judges.atoms.parties import find_named_parties, find_parties
-from conflictkit.judges.atoms.text import Atom, Mask, stem, tokenize
-from conflictkit.lexicon import Lexicon
-
-_NOT_AUX_BEFORE = {"at", "the", "its", "his", "her", "their", "free", "good", "ill", "last", "whose", "a"}
-_BE = {"is", "are", "be", "was", "were", "am", "being"}
-_HAVE = {"has", "have", "had"}
-# "free to act" is a permission, "free from defects" is not; "prohibited from acting" is a prohibition.
-_PREDICATE_LINK = {"duty": {"to"}, "permission": {"to"}, "prohibited": {"from", "to"}, "recommendation": {"to"}}
-_STOP_LOOKBACK = {".", ";", ":", ",", "if", "where", "when", "unless", "that", "which", "who", "and", "or", "but"}
-_SKIP_TO_VERB = {"not", "be", "have", "been", "also", "only", "at", "all", "times", "in", "no", "event", "then",
-                 "thereafter", "to", "for", "from", "the", "a", "an", "its", "their", "any", "under", "circumstances",
-                 "hereby", "thereby", "always", "still", "further", "itself", "themselves", "and", "or", "(", ")", ",", "-"}
-_POSSESSIVES = {"its", "their", "his", "her", "our", "your", "my"}
-_APPOSITIVE = re.compile(r"\bas\s+(?:the\s+|a\s+)?$")
-_JUST_THE = re.compile(r"\s*(?:the\s+)?")
+from conflictkit.judges.atoms.text import Atom, Mask, words_of
+from conflictkit.lexicon import LanguagePack
+from conflictkit.lexicon.regex import compile_pattern
 
 
-def _words(lex: Lexicon) -> SimpleNamespace:
-    """The modality section of the lexicon (``modality.yaml``) as sets and tables."""
-    def build() -> SimpleNamespace:
-        m = lex.section("modality")
-        free = (lex.words("words.negators") | {"never", "none", "nothing", "neither", "without", "no", "not"}) - {
-            "nor", "n't", "cannot"}
-        return SimpleNamespace(
-            aux=dict(m["auxiliaries"]), predicates=dict(m["predicates"]), nouns=dict(m["right_nouns"]),
-            verb_heads=dict(m["verb_heads"]), subject_negators=frozenset(m["subject_negators"]),
-            # verbs only: the noun ("delay or failure to perform") names an event and negates nothing
-            fail=frozenset(m["failure_verbs"]), outside_verbs=frozenset(m["outside_verbs"]),
-            passive_irregular=frozenset(m["irregular_participles"]), participle_prefixes=tuple(m["participle_prefixes"]),
-            ly_verbs=frozenset(m["ly_verbs"]), free_negators=free)
+@dataclass(frozen=True)
+class _ModalWords:
+    """The words the scanner reads (``modality.yaml``), as sets and tables, built once per pack."""
+
+    aux: dict[str, str]
+    predicates: dict[str, str]
+    nouns: dict[str, str]
+    verb_heads: dict[str, str]
+    to_infinitive: frozenset[str]
+    subject_negators: frozenset[str]
+    fail: frozenset[str]
+    """Verbs of failing only: the noun ("delay or failure to perform") names an event and negates nothing."""
+    outside_verbs: frozenset[str]
+    passive_irregular: frozenset[str]
+    participle_prefixes: tuple[str, ...]
+    ly_verbs: frozenset[str]
+    free_negators: frozenset[str]
+    noun_before: frozenset[str]
+    noun_auxiliaries: frozenset[str]
+    be_or_have: frozenset[str]
+    infinitives: frozenset[str]
+    predicate_links: dict[str, frozenset[str]]
+    """"free to act" is a permission, "free from defects" is not; "prohibited from acting" is a prohibition."""
+    phrases: tuple[tuple[tuple[frozenset[str], ...], str, bool], ...]
+    negators_after: frozenset[str]
+    negating_phrases: tuple[tuple[str, ...], ...]
+    phrase_starts: frozenset[str]
+    skipped_after: frozenset[str]
+    noun_determiners: frozenset[str]
+    noun_negators: frozenset[str]
+    noun_links: frozenset[str]
+    under: frozenset[str]
+    under_determiners: frozenset[str]
+    negator_leads: frozenset[str]
+    sentence_negators: frozenset[str]
+    stop_lookback: frozenset[str]
+    skip_to_verb: frozenset[str]
+    possessives: frozenset[str]
+    appositive: re.Pattern[str]
+    inverted_subject: re.Pattern[str]
+    passive: frozenset[str]
+    participle_endings: tuple[str, ...]
+    agent: frozenset[str]
+    failure_nouns: frozenset[str]
+    possessive_ending: str
+    outside: frozenset[str]
+    number_signs: frozenset[str]
+    dated: frozenset[str]
+    """Auxiliaries that are a month before a day ("May 5")."""
+    adverb_endings: tuple[str, ...]
+
+
+def _words(lex: LanguagePack) -> _ModalWords:
+    """The modality section of the pack (``modality.yaml``) as sets and tables."""
+    def build() -> _ModalWords:
+        m, f = lex.data.modality, frozenset
+        return _ModalWords(
+            aux=dict(m.auxiliaries), predicates=dict(m.predicates), nouns=dict(m.right_nouns), verb_heads=dict(m.verb_heads),
+            to_infinitive=f(m.to_infinitive),
+            subject_negators=f(m.subject_negators), fail=f(m.failure_verbs), outside_verbs=f(m.outside_verbs),
+            passive_irregular=f(m.irregular_participles), participle_prefixes=tuple(m.participle_prefixes),
+            ly_verbs=f(m.ly_verbs), free_negators=f(m.free_negators), noun_before=f(m.noun_before),
+            noun_auxiliaries=f(m.noun_auxiliaries), be_or_have=f(m.be) | f(m.have), infinitives=f(m.infinitives),
+            predicate_links={k: f(v) for k, v in m.predicate_links.items()},
+            phrases=tuple((tuple(f(w.split("|")) for w in words.split()), base, negated)
+                          for words, base, negated in m.modal_phrases),
+            negators_after=f(m.negators_after), negating_phrases=tuple(tuple(p.split()) for p in m.negating_phrases),
+            phrase_starts=f(p.split()[0] for p in m.negating_phrases),
+            skipped_after=f(m.skipped_after), noun_determiners=f(m.noun_determiners), noun_negators=f(m.noun_negators),
+            noun_links=f(m.noun_links), under=f(m.under), under_determiners=f(m.under_determiners),
+            negator_leads=f(m.negator_leads), sentence_negators=f(m.sentence_negators), stop_lookback=f(m.stop_lookback),
+            skip_to_verb=f(m.skip_to_verb), possessives=f(m.possessives), appositive=compile_pattern(m.appositive),
+            inverted_subject=compile_pattern(m.inverted_subject), passive=f(m.passive),
+            participle_endings=tuple(m.participle_endings), agent=f(m.agent), failure_nouns=f(m.failure_nouns),
+            possessive_ending=m.possessive_ending, outside=f(m.outside), number_signs=f(m.number_signs),
+            dated=f(lex.data.dates.ambiguous_months), adverb_endings=tuple(lex.data.morphology.adverb_endings))
     return lex.memo("modality.words", build)
 
 
@@ -71,16 +122,20 @@ def _combine(base: str, negated: bool) -> str:
 class _Scanner:
     """Walks the free tokens of a clause and emits modal atoms, then free negation atoms."""
 
-    def __init__(self, text: str, low: str, mask: Mask, lex: Lexicon) -> None:
+    def __init__(self, text: str, low: str, mask: Mask, lex: LanguagePack) -> None:
         self.text, self.low, self.mask, self.w = text, low, mask, _words(lex)
-        self.tokens = [t for t in tokenize(low) if mask.free(t.start, t.end)]
+        self.lex_words = words_of(lex)
+        self.tokens = [t for t in self.lex_words.tokenize(low) if mask.free(t.start, t.end)]
         known = find_parties(text, low, lex)
         self.parties = sorted(known + find_named_parties(text, known, lex), key=lambda p: p.start)
         self.used: set[int] = set()
 
     def _adverb(self, word: str) -> bool:
         """"promptly", "fully": skipped between a modal and its verb; "comply", "supply" are verbs."""
-        return word.endswith("ly") and len(word) > 4 and word not in self.w.ly_verbs
+        return word.endswith(self.w.adverb_endings) and len(word) > 4 and word not in self.w.ly_verbs
+
+    def _stem(self, i: int | None) -> str:
+        return self.lex_words.stem(self.word(i)) if i is not None else ""
 
     def word(self, i: int) -> str:
         return self.tokens[i].word if 0 <= i < len(self.tokens) else ""
@@ -100,25 +155,20 @@ class _Scanner:
 
     def _modal_at(self, i: int) -> tuple[Atom, int] | None:
         w = self.word(i)
-        noun_use = w in ("will", "may", "can") and self.word(i + 1) in (".", ";", "")  # "the will.", "in May."
-        if w in self.w.aux and self.word(i - 1) not in _NOT_AUX_BEFORE and not noun_use:
-            if w == "may" and self.text[self.tokens[i].start].isupper() and self.word(i + 1).isdigit():
-                return None
+        noun_use = w in self.w.noun_auxiliaries and self.word(i + 1) in (".", ";", "")  # "the will.", "in May."
+        if w in self.w.aux and self.word(i - 1) not in self.w.noun_before and not noun_use:
+            if w in self.w.dated and self.text[self.tokens[i].start].isupper() and self.word(i + 1).isdigit():
+                return None  # "May 5": a date
             return self._build(i, self.w.aux[w], i + 1)
-        if w in _BE or w in _HAVE:
+        if w in self.w.be_or_have:
             j, neg = self._negators(i + 1)
             base, end = self._predicate(j)
-            if base:
-                return self._build(i, base, end, negated=neg)
-            return None
-        if w in self.w.verb_heads and self.word(i + 1) == "to":
+            return self._build(i, base, end, negated=neg) if base else None
+        if w in self.w.verb_heads and self.word(i + 1) in self.w.to_infinitive:
             return self._build(i, self.w.verb_heads[w], i + 2)
-        if w == "need" and self.word(i + 1) == "not":
-            return self._build(i, "duty", i + 2, negated=True)
-        if w in ("reserves", "reserve") and self.word(i + 1) == "the" and self.word(i + 2) == "right":
-            return self._build(i, "permission", i + 3)
-        if w in ("refrain", "refrains") and self.word(i + 1) == "from":
-            return self._build(i, "prohibited", i + 2)
+        for words, base, negated in self.w.phrases:  # "need not", "reserves the right", "refrain from"
+            if all(self.word(i + k) in alternatives for k, alternatives in enumerate(words)):
+                return self._build(i, base, i + len(words), negated=negated)
         return None
 
     def _negators(self, j: int) -> tuple[int, bool]:
@@ -126,70 +176,73 @@ class _Scanner:
         neg = False
         while j < len(self.tokens):
             w = self.word(j)
-            if w in ("not", "never"):
+            phrase = next((p for p in self.w.negating_phrases
+                           if all(self.word(j + k) == x for k, x in enumerate(p))), None) if w in self.w.phrase_starts else None
+            if w in self.w.negators_after:
                 neg = not neg
-            elif w == "in" and self.word(j + 1) == "no" and self.word(j + 2) in ("event", "case"):
-                neg, j = not neg, j + 2
-            elif w == "under" and self.word(j + 1) == "no" and self.word(j + 2) == "circumstances":
-                neg, j = not neg, j + 2
-            elif not self._adverb(w) and w not in ("also", "at", "all", "times", "then", "hereby"):
+            elif phrase is not None:
+                neg, j = not neg, j + len(phrase) - 1
+            elif not self._adverb(w) and w not in self.w.skipped_after:
                 break
             j += 1
         return j, neg
 
     def _predicate(self, j: int) -> tuple[str, int]:
         """A predicate after be/have: "required to", "entitled to", "no obligation to", "the right to"."""
-        w = self.word(j)
-        if w in self.w.predicates and self.word(j + 1) in _PREDICATE_LINK[self.w.predicates[w]]:
-            return self.w.predicates[w], j + 2
-        if w in ("under",) and self.word(j + 1) in ("no", "an", "any") and self.word(j + 2) in self.w.nouns:
-            return ("duty!" if self.word(j + 1) == "no" else "duty"), j + 3
-        k = j + 1 if w in ("no", "the", "a", "an", "any", "sole") else j
-        if self.word(k) in self.w.nouns and self.word(k + 1) in ("to", "of"):
-            base = self.w.nouns[self.word(k)]
-            return (base + "!" if w == "no" else base), k + 2
+        w, ww = self.word(j), self.w
+        if w in ww.predicates and self.word(j + 1) in ww.predicate_links[ww.predicates[w]]:
+            return ww.predicates[w], j + 2
+        if w in ww.under and self.word(j + 1) in ww.under_determiners and self.word(j + 2) in ww.nouns:
+            return ("duty!" if self.word(j + 1) in ww.noun_negators else "duty"), j + 3
+        k = j + 1 if w in ww.noun_determiners else j
+        if self.word(k) in ww.nouns and self.word(k + 1) in ww.noun_links:
+            base = ww.nouns[self.word(k)]
+            return (base + "!" if w in ww.noun_negators else base), k + 2
         return "", j
 
     def _build(self, i: int, base: str, j: int, negated: bool = False) -> tuple[Atom, int]:
         j, neg = self._negators(j)
-        negated ^= neg
-        if self.word(j) in ("be", "have") and base in ("obligation", "permission", "recommendation"):
-            k, neg2 = self._negators(j + 1)
-            inner, end = self._predicate(k)
-            if inner:
-                # "may be required to" is an obligation that may arise, not an obligation
-                contingent = base == "permission" and inner.startswith("duty")
-                if contingent:
-                    inner = "contingent" + ("!" if inner.endswith("!") else "")
-                base, j, negated = inner, end, negated ^ neg2
+        base, j, negated = self._inner_predicate(base, j, negated ^ neg)
         if base.endswith("!"):
             base, negated = base[:-1], not negated
         modal_start = start = self.tokens[i].start
         sub = self._subject_negator(i)
         if sub is not None:
             negated = not negated
-            sub -= 1 if self.word(sub - 1) in ("in", "under") else 0
+            sub -= 1 if self.word(sub - 1) in self.w.negator_leads else 0
             start = self.tokens[sub].start
         self.used.update(range(sub if sub is not None else i, j))
         end_tok = max(j - 1, i)
-        after = self.tokens[end_tok].end
-        inverted = next((p for p in self.parties if 0 <= p.start - after <= 5
-                         and _JUST_THE.fullmatch(self.low, after, p.start)), None)
-        if inverted is not None:  # "in no event will Provider be liable": the subject follows the modal
-            j = next((k for k in range(j, len(self.tokens)) if self.tokens[k].start >= inverted.end), j)
-            j, neg = self._negators(j)
-            negated ^= neg
-            actor, actor_start, actor_end = inverted.side, inverted.start, inverted.end
-        else:
-            actor, actor_start, actor_end = self._actor(modal_start, j)
+        j, negated, (actor, actor_start, actor_end) = self._subject(modal_start, self.tokens[end_tok].end, j, negated)
         verb_i = self._verb(j)
-        verb = stem(self.word(verb_i)) if verb_i is not None else ""
         verb_end = self.tokens[verb_i].end if verb_i is not None else self.tokens[end_tok].end
         end = self.tokens[end_tok].end
         attrs = (("actor", actor), ("actor_start", str(actor_start)), ("actor_end", str(actor_end)),
                  ("verb_end", str(verb_end)))
-        atom = Atom("modality", "modal", _combine(base, negated), self.text[start:end], start, end, verb, attrs)
+        atom = Atom("modality", "modal", _combine(base, negated), self.text[start:end], start, end, self._stem(verb_i), attrs)
         return atom, j
+
+    def _inner_predicate(self, base: str, j: int, negated: bool) -> tuple[str, int, bool]:
+        """"may be required to", "shall have the right to": the predicate after the modal gives the class."""
+        if self.word(j) not in self.w.infinitives or base not in ("obligation", "permission", "recommendation"):
+            return base, j, negated
+        k, neg2 = self._negators(j + 1)
+        inner, end = self._predicate(k)
+        if not inner:
+            return base, j, negated
+        if base == "permission" and inner.startswith("duty"):
+            inner = "contingent" + ("!" if inner.endswith("!") else "")  # "may be required to": a duty that may arise
+        return inner, end, negated ^ neg2
+
+    def _subject(self, modal_start: int, after: int, j: int, negated: bool) -> tuple[int, bool, tuple[str, int, int]]:
+        """Who acts: a party right after the modal ("in no event will Provider be liable"), else the one before it."""
+        inverted = next((p for p in self.parties if 0 <= p.start - after <= 5
+                         and self.w.inverted_subject.fullmatch(self.low, after, p.start)), None)
+        if inverted is None:
+            return j, negated, self._actor(modal_start, j)
+        j = next((k for k in range(j, len(self.tokens)) if self.tokens[k].start >= inverted.end), j)
+        j, neg = self._negators(j)
+        return j, negated ^ neg, (inverted.side, inverted.start, inverted.end)
 
     def _subject_negator(self, i: int) -> int | None:
         """"Neither party shall", "No Confidential Information may", "in no event shall": the negator before."""
@@ -198,7 +251,7 @@ class _Scanner:
             return first
         for k in range(i - 1, max(-1, i - 5), -1):
             w = self.word(k)
-            if w in _STOP_LOOKBACK:
+            if w in self.w.stop_lookback:
                 return None
             if w in self.w.subject_negators and k not in self.used:
                 return k
@@ -214,30 +267,30 @@ class _Scanner:
         start = k + 1
         if start >= i - 4 or self.word(k) == "," or (k >= 0 and k in self.used):
             return None  # short subjects are read by the lookback; a comma may open a new clause
-        return start if self.word(start) in ("no", "nothing", "neither") and start not in self.used else None
+        return start if self.word(start) in self.w.sentence_negators and start not in self.used else None
 
     def _verb(self, j: int) -> int | None:
         for k in range(j, min(len(self.tokens), j + 6)):
             w = self.word(k)
-            if w.isalpha() and w not in _SKIP_TO_VERB and not self._adverb(w):
+            if w.isalpha() and w not in self.w.skip_to_verb and not self._adverb(w):
                 return k
         return None
 
     def _actor(self, start: int, j: int) -> tuple[str, int, int]:
         """The side that acts: a passive's "by" agent, else the last party named before the modal."""
-        if self.word(j) == "be":
+        if self.word(j) in self.w.passive:
             nxt = self.word(j + 1)
             if self._participle(nxt):
                 return self._agent(j + 2)
         boundary = max(self.low.rfind(c, 0, start) for c in ".;:")
         before = [p for p in self.parties if boundary < p.start and p.end <= start and start - p.end < 120
-                  and not _APPOSITIVE.search(self.low, max(0, p.start - 8), p.start)]  # "Each party, as Recipient, shall"
+                  and not self.w.appositive.search(self.low, max(0, p.start - 8), p.start)]  # "Each party, as Recipient, shall"
         if not before:
             return "", start, start
         return before[-1].side, before[-1].start, before[-1].end
 
     def _participle(self, word: str) -> bool:
-        if word.endswith(("ed", "en")) or word in self.w.passive_irregular:
+        if word.endswith(self.w.participle_endings) or word in self.w.passive_irregular:
             return True
         return any(word.startswith(p) and word[len(p):] in self.w.passive_irregular for p in self.w.participle_prefixes)
 
@@ -246,7 +299,7 @@ class _Scanner:
             w = self.word(k)
             if w in (".", ";", ","):
                 break
-            if w == "by":
+            if w in self.w.agent:
                 after = self.tokens[k].end
                 party = next((p for p in self.parties if 0 <= p.start - after <= 5), None)
                 if party is not None:
@@ -256,32 +309,45 @@ class _Scanner:
     def negation_atoms(self) -> list[Atom]:
         atoms = []
         for i, t in enumerate(self.tokens):
-            # "fails to cure" == "does not cure"; the noun only with its party ("the Buyer's failure to inspect"):
-            # "any delay or failure to perform" names an event and negates nothing
-            owned = t.word != "failure" or self.word(i - 1).endswith("'s") or self.word(i - 1) in _POSSESSIVES
-            if t.word in self.w.fail and self.word(i + 1) == "to" and owned:
-                verb_i = self._verb(i + 2)
-                if verb_i is not None:
-                    atoms.append(Atom("negation", "negation", "not", self.text[t.start:self.tokens[verb_i].end],
-                                      t.start, self.tokens[verb_i].end, stem(self.word(verb_i)), (("negator", t.word),)))
-                continue
-            if t.word == "outside" and self.word(i - 1) in self.w.outside_verbs and i not in self.used:
-                atoms.append(Atom("negation", "negation", "not", self.text[self.tokens[i - 1].start:t.end],
-                                  self.tokens[i - 1].start, t.end, "", (("negator", t.word),)))
-                continue
-            if i in self.used or t.word not in self.w.free_negators:
-                continue
-            if t.word == "no" and self.word(i + 1) in (".", "-"):
-                continue  # "No. 5": a number sign
-            verb_i = self._verb(i + 1)
-            anchor = stem(self.word(verb_i)) if verb_i is not None else ""
-            end = self.tokens[verb_i].end if verb_i is not None and verb_i - i <= 3 else t.end
-            atoms.append(Atom("negation", "negation", "not", self.text[t.start:end], t.start, end, anchor,
-                              (("negator", t.word),)))
+            found = self._failure(i, t)
+            if found is False:
+                continue  # a verb of failing with no verb after it
+            if found is None:
+                found = self._free_negation(i, t)
+            if found is not None:
+                atoms.append(found)
         return atoms
 
+    def _failure(self, i: int, t) -> Atom | None | bool:
+        """"fails to cure" == "does not cure"; "falls outside" == "is not within". False: a verb of failing
+        that governs nothing."""
+        w = self.w
+        # the noun only with its party ("the Buyer's failure to inspect"): "any delay or failure to perform"
+        # names an event and negates nothing
+        owned = t.word not in w.failure_nouns or self.word(i - 1).endswith(w.possessive_ending) or self.word(i - 1) in w.possessives
+        if t.word in w.fail and self.word(i + 1) in w.to_infinitive and owned:
+            verb_i = self._verb(i + 2)
+            if verb_i is None:
+                return False
+            return Atom("negation", "negation", "not", self.text[t.start:self.tokens[verb_i].end],
+                        t.start, self.tokens[verb_i].end, self._stem(verb_i), (("negator", t.word),))
+        if t.word in w.outside and self.word(i - 1) in w.outside_verbs and i not in self.used:
+            return Atom("negation", "negation", "not", self.text[self.tokens[i - 1].start:t.end],
+                        self.tokens[i - 1].start, t.end, "", (("negator", t.word),))
+        return None
 
-def scanner(text: str, low: str, mask: Mask, lex: Lexicon) -> _Scanner:
+    def _free_negation(self, i: int, t) -> Atom | None:
+        if i in self.used or t.word not in self.w.free_negators:
+            return None
+        if t.word in self.w.number_signs and self.word(i + 1) in (".", "-"):
+            return None  # "No. 5": a number sign
+        verb_i = self._verb(i + 1)
+        end = self.tokens[verb_i].end if verb_i is not None and verb_i - i <= 3 else t.end
+        return Atom("negation", "negation", "not", self.text[t.start:end], t.start, end, self._stem(verb_i),
+                    (("negator", t.word),))
+
+
+def scanner(text: str, low: str, mask: Mask, lex: LanguagePack) -> _Scanner:
     """The clause's modal scanner, shared by modality, negation and party mentions (built once, on
     the words no earlier family claimed)."""
     if "modality.scanner" not in mask.scratch:
@@ -289,7 +355,7 @@ def scanner(text: str, low: str, mask: Mask, lex: Lexicon) -> _Scanner:
     return mask.scratch["modality.scanner"]
 
 
-def extract_modalities(text: str, low: str, mask: Mask, lex: Lexicon) -> list[Atom]:
+def extract_modalities(text: str, low: str, mask: Mask, lex: LanguagePack) -> list[Atom]:
     """Modal atoms with the side that acts; they absorb "shall not", "Neither party shall"."""
     atoms = scanner(text, low, mask, lex).modal_atoms()
     for a in atoms:
@@ -297,7 +363,7 @@ def extract_modalities(text: str, low: str, mask: Mask, lex: Lexicon) -> list[At
     return atoms
 
 
-def extract_negations(text: str, low: str, mask: Mask, lex: Lexicon) -> list[Atom]:
+def extract_negations(text: str, low: str, mask: Mask, lex: LanguagePack) -> list[Atom]:
     """The free negations a modal did not absorb, anchored on the word they negate."""
     atoms = scanner(text, low, mask, lex).negation_atoms()
     for a in atoms:
@@ -305,7 +371,7 @@ def extract_negations(text: str, low: str, mask: Mask, lex: Lexicon) -> list[Ato
     return atoms
 
 
-def extract_party_mentions(text: str, low: str, mask: Mask, lex: Lexicon) -> list[Atom]:
+def extract_party_mentions(text: str, low: str, mask: Mask, lex: LanguagePack) -> list[Atom]:
     """Parties the lexicon names. "each party" / "either party" are kept apart (group "both"): they
     fill roles ("notify each party") but are not a side of the deal a clause can name instead of another."""
     return [Atom("party", "both" if p.side == "both" else "mention", p.side, text[p.start:p.end], p.start, p.end)

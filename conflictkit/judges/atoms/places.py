@@ -14,116 +14,106 @@ import re
 
 from conflictkit.judges.atoms.text import Atom, Mask
 from conflictkit.judges.atoms.trie import alternation
-from conflictkit.lexicon import Lexicon
-
+from conflictkit.lexicon import LanguagePack
+from conflictkit.lexicon.regex import compile_pattern
 
 
 class Gazetteer:
-    """The places of one lexicon (``places.yaml``), compiled once per lexicon."""
+    """The places of one pack (``places.yaml``) and the patterns that read them, compiled once per pack."""
 
-    def __init__(self, lex: Lexicon) -> None:
-        places = lex.section("places")
-        states, self.aliases = list(places["us_states"]), dict(places["aliases"])
-        self.institutions, self.demonyms = dict(places["institutions"]), dict(places["demonyms"])
-        self.parent = dict(places["parents"]) | {state: "united states" for state in states}
-        names = sorted(set(states + places["countries"] + places["cities"] + list(self.aliases)), key=len, reverse=True)
-        self.place = re.compile(
-            r"(?<![\w.])(?:the\s+(?:state|commonwealth|province|county|city|courts?)\s+of\s+)?(?P<p>"
-            + alternation(names) + r")(?P<county>\s+county)?(?![\w])")
+    def __init__(self, lex: LanguagePack) -> None:
+        places = lex.data.places
+        states, self.aliases = list(places.us_states), dict(places.aliases)
+        self.institutions, self.demonyms = dict(places.institutions), dict(places.demonyms)
+        self.parent = dict(places.parents) | {state: places.united_states for state in states}
+        names = sorted(set(states + places.countries + places.cities + list(self.aliases)), key=len, reverse=True)
+        self.place = compile_pattern(
+            rf"(?<![\w.]){places.place_before}(?P<p>" + alternation(names) + rf"){places.place_after}(?![\w])")
         # "Swiss law", "English courts": a demonym names a place only before law / courts / jurisdiction.
-        self.demonym = re.compile(
-            r"\b(?P<d>" + alternation(self.demonyms) + r")"
-            r"(?=\s+(?:substantive\s+)?(?:law|laws|courts?|jurisdiction|statutes?|legislation)\b)")
-        self.institution = re.compile(
-            r"\b(?:" + alternation(self.institutions) + r")\b")
-        self.case_sensitive = frozenset(places["case_sensitive"])
+        self.demonym = compile_pattern(r"\b(?P<d>" + alternation(self.demonyms) + rf")(?={places.demonym_after})")
+        self.institution = re.compile(r"\b(?:" + alternation(self.institutions) + r")\b")
+        self.case_sensitive = frozenset(places.case_sensitive)
+        self.currency_places, self.upper_demonyms = frozenset(places.currency_places), frozenset(places.upper_case_demonyms)
+        self.world, self.territory = compile_pattern(places.worldwide), compile_pattern(places.defined_territory)
+        self.law, self.forum = compile_pattern(places.law_cues), compile_pattern(places.forum_cues)
+        self.law_after = compile_pattern(places.law_after)
+        self.forum_types = [(kind, compile_pattern(p)) for kind, p in places.forum_types.items()]
+        self.cued, self.not_places = compile_pattern(places.cued_place), frozenset(places.not_places)
 
 
-def gazetteer(lex: Lexicon) -> Gazetteer:
+def gazetteer(lex: LanguagePack) -> Gazetteer:
     return lex.memo("places.gazetteer", lambda: Gazetteer(lex))
 
 
-_WORLD = re.compile(r"\b(?:world[\s-]?wide|throughout\s+the\s+world|anywhere(?:\s+in\s+the\s+world)?|global(?:ly)?|"
-                    r"in\s+any\s+(?:country|jurisdiction)\s+(?:of|in)\s+the\s+world|"
-                    r"in\s+any\s+(?:country|jurisdiction|territory|region|location)(?=\s+(?:where|in\s+which|that)\b|[,.;]|$))")
-_LAW = re.compile(r"\b(?:laws?|governed|governing|construed|interpreted|statutes?|legislation)\b")
-_DEFINED_TERRITORY = re.compile(r"\bTerritory\b")  # a defined term: the area a grant is limited to
-_FORUM = re.compile(r"\b(?:courts?|venue|jurisdiction|forum|arbitra\w*|tribunal|seat(?:ed)?|litigat\w*|"
-                    r"proceedings?|disputes?|judicial)\b")
-_FORUM_TYPES = [("arbitration", re.compile(r"\barbitra(?:tion|tor|tors|l|ted|te)\b")),
-                ("courts", re.compile(r"\bcourts?\b|\blitigation\b|\bjudicial\b"))]
-
-
-def _role(low: str, start: int, end: int) -> str:
+def _role(g: Gazetteer, low: str, start: int, end: int) -> str:
     """law, forum or territory, from the nearest cue word in the same sentence."""
     left_edge = max(low.rfind(c, 0, start) for c in ".;") + 1
     left = low[left_edge:start]
     right_edge = min([i for i in (low.find(c, end) for c in ".;") if i >= 0] or [len(low)])
     right = low[end:min(right_edge, end + 12)]
-    if re.match(r"\s*(?:law|laws|state\s+law|statutes?)\b", right):
+    if g.law_after.match(right):
         return "law"
-    cues = [(m.end(), "law") for m in _LAW.finditer(left)] + [(m.end(), "forum") for m in _FORUM.finditer(left)]
+    cues = [(m.end(), "law") for m in g.law.finditer(left)] + [(m.end(), "forum") for m in g.forum.finditer(left)]
     if not cues:
         return "territory"
     return max(cues)[1]
 
 
-# A place the gazetteer does not know, named after a cue: "the courts of Rotterdam", "seated in Geneva".
-_CUED = re.compile(
-    r"\b(?:(?:courts?|laws?|seat|venue|tribunals?|located|situated|held|seated|sitting|domiciled)\s+(?:of|in|at)"
-    r"|(?:venue|seat|place\s+of\s+arbitration)\s+(?:shall|will|is)\s+be(?:\s+in)?)\s+"
-    r"(?:the\s+)?(?P<p>[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
-)
-_NOT_PLACES = {"the", "this", "such", "any", "each", "either", "competent", "applicable", "agreement", "party",
-               "parties", "territory", "state", "country", "united"}
+def _take(mask: Mask, start: int, end: int) -> bool:
+    if not mask.free(start, end):
+        return False
+    mask.take(start, end)
+    return True
 
 
-def _cued_places(text: str, low: str, mask: Mask) -> list[Atom]:
+def _cued_places(g: Gazetteer, text: str, low: str, mask: Mask) -> list[Atom]:
+    """A place the gazetteer does not know, named after a cue: "the courts of Rotterdam", "seated in Geneva"."""
     atoms = []
-    for m in _CUED.finditer(text):
+    for m in g.cued.finditer(text):
         start, end = m.start("p"), m.end("p")
         name = low[start:end]
-        if name.split()[0] in _NOT_PLACES or not mask.free(start, end):
-            continue
-        mask.take(start, end)
-        atoms.append(Atom("place", _role(low, start, end), name, text[start:end], start, end))
+        if name.split()[0] not in g.not_places and _take(mask, start, end):
+            atoms.append(Atom("place", _role(g, low, start, end), name, text[start:end], start, end))
     return atoms
 
 
-def extract_places(text: str, low: str, mask: Mask, lex: Lexicon) -> list[Atom]:
-    """Places with their role, arbitral institutions, "worldwide", and the forum type."""
-    g = gazetteer(lex)
-    atoms: list[Atom] = []
+def _gazetteer_places(g: Gazetteer, text: str, low: str, mask: Mask) -> list[Atom]:
+    """Places of the gazetteer ("the State of New York" == "New York"; "U.K." == "United Kingdom")."""
+    atoms = []
     for m in g.place.finditer(low):
         name = m.group("p")
         if (name in g.case_sensitive and not text[m.start("p")].isupper()) or not mask.free(m.start(), m.end()):
             continue
-        if name in ("us", "u.s.") and re.match(r"\s?\$", low[m.end():]):
+        if name in g.currency_places and re.match(r"\s?\$", low[m.end():]):
             continue  # "US$": a currency
-        key = g.aliases.get(name, name) + (" county" if m.group("county") else "")
+        county = m.group("county")
+        key = g.aliases.get(name, name) + (" " + county.strip() if county else "")
         start = m.start("p")
-        group = _role(low, start, m.end())
         mask.take(m.start(), m.end())
-        atoms.append(Atom("place", group, key, text[start:m.end()], start, m.end()))
+        atoms.append(Atom("place", _role(g, low, start, m.end()), key, text[start:m.end()], start, m.end()))
     for m in g.demonym.finditer(low):
-        if mask.free(m.start(), m.end()) and not (m.group("d") == "us" and text[m.start():m.end()] != "US"):
-            mask.take(m.start(), m.end())
-            atoms.append(Atom("place", _role(low, m.start(), m.end()), g.demonyms[m.group("d")], text[m.start():m.end()],
+        upper_only = m.group("d") in g.upper_demonyms and text[m.start():m.end()] != m.group("d").upper()
+        if not upper_only and _take(mask, m.start(), m.end()):
+            atoms.append(Atom("place", _role(g, low, m.start(), m.end()), g.demonyms[m.group("d")], text[m.start():m.end()],
                               m.start(), m.end()))
-    atoms += _cued_places(text, low, mask)
-    for m in _DEFINED_TERRITORY.finditer(text):
-        if mask.free(m.start(), m.end()):
-            mask.take(m.start(), m.end())
+    return atoms
+
+
+def extract_places(text: str, low: str, mask: Mask, lex: LanguagePack) -> list[Atom]:
+    """Places with their role, arbitral institutions, "worldwide", and the forum type."""
+    g = gazetteer(lex)
+    atoms = _gazetteer_places(g, text, low, mask) + _cued_places(g, text, low, mask)
+    for m in g.territory.finditer(text):
+        if _take(mask, m.start(), m.end()):
             atoms.append(Atom("place", "territory", "the territory", m.group(), m.start(), m.end()))
-    for m in _WORLD.finditer(low):
-        if mask.free(m.start(), m.end()):
-            mask.take(m.start(), m.end())
+    for m in g.world.finditer(low):
+        if _take(mask, m.start(), m.end()):
             atoms.append(Atom("place", "territory", "worldwide", text[m.start():m.end()], m.start(), m.end()))
     for m in g.institution.finditer(low):
         if mask.free(m.start(), m.end()) and (len(m.group()) > 5 or text[m.start():m.end()].isupper()):
             mask.take(m.start(), m.end())
             atoms.append(Atom("place", "institution", g.institutions[m.group()], text[m.start():m.end()], m.start(), m.end()))
-    for kind, pattern in _FORUM_TYPES:
+    for kind, pattern in g.forum_types:
         m = pattern.search(low)
         if m:
             atoms.append(Atom("place", "forum_type", kind, text[m.start():m.end()], m.start(), m.end()))

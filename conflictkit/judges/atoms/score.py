@@ -37,20 +37,18 @@ P(same matter) from the mutual match matrix for the same reason).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.synonyms import keys, weak_verbs
-from conflictkit.lexicon import load
+from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack
 from conflictkit.model import Judgement
 
-@lru_cache(maxsize=1)
 def topic_groups() -> frozenset[tuple[str, str]]:
     """Atom groups that say what a clause is about, gathered from the families."""
-    from conflictkit.judges.atoms.family import families
+    from conflictkit.judges.atoms.family import derived
 
-    return frozenset().union(*(f.topic_groups for f in families()))
+    return derived("topic groups", lambda found: frozenset().union(*(f.topic_groups for f in found)))
 
 
 def sigmoid(z: float) -> float:
@@ -62,13 +60,13 @@ def dice(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
     return 2.0 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
 
 
-def heading_agreement(ref_heading: str | None, inp_heading: str | None) -> float:
+def heading_agreement(ref_heading: str | None, inp_heading: str | None, language: str = DEFAULT_LANGUAGE) -> float:
     """In [-1, 1]: +1 for the same heading words, -1 for disjoint headings, 0 when either is missing."""
     from conflictkit.judges.atoms.text import content_stems, lowered
 
     if not ref_heading or not inp_heading:
         return 0.0
-    a, b = content_stems(lowered(ref_heading)), content_stems(lowered(inp_heading))
+    a, b = content_stems(lowered(ref_heading), language), content_stems(lowered(inp_heading), language)
     if not a or not b:
         return 0.0
     return 2.0 * dice(a, b) - 1.0
@@ -97,12 +95,11 @@ def semantic(similarity: float | None, relevance: float, signals: dict[str, floa
     return sum(parts) / len(parts) if parts else None
 
 
-def verb_disjoint(ref: ClauseAtoms, inp: ClauseAtoms) -> float:
+def verb_disjoint(ref: ClauseAtoms, inp: ClauseAtoms, lex: LanguagePack) -> float:
     """1 when both clauses state duties or rights about different actions ("shall deliver" / "shall
     invoice"), counting synonyms as one action; 0 when they share one, or either states none."""
     a = [m.anchor for m in ref.of("modality") if m.anchor.isalpha() and len(m.anchor) > 2]
     b = [m.anchor for m in inp.of("modality") if m.anchor.isalpha() and len(m.anchor) > 2]
-    lex = load()
     if not a or not b or weak_verbs(lex) & (set(a) | set(b)):
         return 0.0  # "shall use reasonable efforts to mitigate": the action is further on
     ka = set().union(*(keys(x, lex) for x in a))

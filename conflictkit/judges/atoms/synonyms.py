@@ -8,10 +8,10 @@ a content edit does not report "supply" -> "provide").
 
 from __future__ import annotations
 
-from conflictkit.lexicon import Lexicon
+from conflictkit.lexicon import LanguagePack
 
 
-def _groups(lex: Lexicon) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
+def _groups(lex: LanguagePack) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
     def build() -> tuple[dict[str, str], dict[str, frozenset[str]]]:
         group_of: dict[str, set[str]] = {}
         lines = list(lex.get("verbs.synonym_groups")) + list(lex.get("content.synonyms"))
@@ -22,7 +22,7 @@ def _groups(lex: Lexicon) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
     return lex.memo("synonyms.groups", build)
 
 
-def keys(word: str, lex: Lexicon) -> frozenset[str]:
+def keys(word: str, lex: LanguagePack) -> frozenset[str]:
     """The keys of a (lower-cased) word or stem: its root and its synonym groups."""
     cache: dict[str, frozenset[str]] = lex.memo("synonyms.keys", dict)
     found = cache.get(word)
@@ -31,26 +31,22 @@ def keys(word: str, lex: Lexicon) -> frozenset[str]:
     return found
 
 
-def _keys(word: str, lex: Lexicon) -> frozenset[str]:
+def _keys(word: str, lex: LanguagePack) -> frozenset[str]:
     irregular, group_of = _groups(lex)
     word = irregular.get(word, word)
-    for suffix in ("ing", "ed", "es", "s"):
+    for suffix in lex.data.morphology.key_suffixes:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
             break
     return frozenset({word[:4]}) | group_of.get(word[:4], frozenset())
 
 
-def weak_verbs(lex: Lexicon) -> frozenset[str]:
+def weak_verbs(lex: LanguagePack) -> frozenset[str]:
     """Verbs that carry no action of their own ("use reasonable efforts to", "ensure that")."""
     return lex.memo("synonyms.weak", lambda: lex.words("verbs.weak"))
 
 
-_FORM_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ures", "ure", "ers", "er", "ors", "or",
-                  "ies", "ied", "ed", "es", "s", "d", "y")
-
-
-def groups_of(word: str, lex: Lexicon) -> frozenset[str]:
+def groups_of(word: str, lex: LanguagePack) -> frozenset[str]:
     """The synonym groups of which a (lower-cased) word is a form of a member: "delivered" and
     "delivery" are in the group of "deliver"; "discover" is in none ("disclose" only shares its
     first letters, which is what :func:`keys` reads)."""
@@ -61,7 +57,7 @@ def groups_of(word: str, lex: Lexicon) -> frozenset[str]:
     return found
 
 
-def _members(lex: Lexicon) -> dict[str, frozenset[str]]:
+def _members(lex: LanguagePack) -> dict[str, frozenset[str]]:
     def build() -> dict[str, frozenset[str]]:
         member: dict[str, set[str]] = {}
         lines = list(lex.get("verbs.synonym_groups")) + list(lex.get("content.synonyms"))
@@ -72,21 +68,22 @@ def _members(lex: Lexicon) -> dict[str, frozenset[str]]:
     return lex.memo("synonyms.members", build)
 
 
-def _groups_of(word: str, lex: Lexicon) -> frozenset[str]:
+def _groups_of(word: str, lex: LanguagePack) -> frozenset[str]:
     members = _members(lex)
     return frozenset().union(*(members.get(b, frozenset()) for b in forms(word, lex)))
 
 
-def forms(word: str, lex: Lexicon) -> frozenset[str]:
-    """The base forms a (lower-cased) word may be an inflection or derivation of: "cancelled" ->
-    {"cancelled", "cancell", "cancel", ...}; a lexicon word list matches a word through them."""
+def forms(word: str, lex: LanguagePack) -> frozenset[str]:
+    """The base forms a (lower-cased) word may be an inflection or derivation of (``morphology.yaml``):
+    "cancelled" -> {"cancelled", "cancell", "cancel", ...}; a lexicon word list matches a word through them."""
     irregular = lex.memo("synonyms.irregular", lambda: dict(lex.get("verbs.irregular_past")))
+    m = lex.data.morphology
     word = irregular.get(word, word)
     bases = {word}
-    for suffix in _FORM_SUFFIXES:
+    for suffix in m.form_suffixes:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             base = word[: -len(suffix)]
-            bases |= {base, base + "e", base + "y" if suffix in ("ies", "ied") else base}
+            bases |= {base, *(base + e for e in m.form_added_endings), base + m.form_restored.get(suffix, "")}
             if len(base) > 3 and base[-1] == base[-2]:
                 bases.add(base[:-1])  # "cancelled" -> "cancel"
     return frozenset(bases)

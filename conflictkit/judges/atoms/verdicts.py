@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from conflictkit.filters.rules import non_binding_reason, version_stamp
 from conflictkit.grounding.tokens import Tokens, token_class
 from conflictkit.judges.atoms.compare import Difference, compare
-from conflictkit.judges.atoms.editorial import _XREF_WORDS, classify, is_pointer
+from conflictkit.judges.atoms.editorial import classify, is_pointer, xref_words
 from conflictkit.judges.atoms.edits import EditRuling, PairView, TextEdit, assemble
 from conflictkit.judges.atoms.extract import extract
 from conflictkit.judges.atoms.families.content import FAMILY as CONTENT, gives_up, root
@@ -36,7 +36,6 @@ class EditJudgement:
 def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudgement:
     """Judge every edit of a pair: editorial by rule, then the atoms of the reference (read with the
     editorial edits applied) compared with the input's, each difference attributed to its edits."""
-
     lexicon = view.lexicon
     classes = [classify(view, e) for e in view.edits]
     editorial = {n for n, found in enumerate(classes) if found is not None}
@@ -45,37 +44,56 @@ def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudg
     differences = compare(base, inp_atoms, lexicon) if base.text != inp_atoms.text else []
     owners = attribute(differences, base_text, base_spans, inp_atoms.text, _input_spans(view), editorial,
                        len(view.edits))
-    for n, d in version_differences(view, classes, base_text, inp_atoms.text):
-        # the stamp's date or number is its version, not a term: it replaces the date or number difference
+    differences = _versions(version_differences(view, classes, base_text, inp_atoms.text), differences, owners)
+    if gives_up(base, inp_atoms, lexicon):  # words differ in many places: the content family reads each edit alone
+        _own(_edits_alone(view, editorial, base, inp_atoms, language, differences), differences, owners)
+    _own(unexplained_differences(view, owners, editorial, base, inp_atoms, base_spans), differences, owners)
+    rulings = [_ruling(view, n, e, classes[n], owners.get(n)) for n, e in enumerate(view.edits)]
+    typos = [d for n, r in enumerate(rulings) if r.kind == "typography" and n not in editorial for d in owners[n]]
+    return EditJudgement([d for d in differences if d not in typos], base, rulings)
+
+
+def _versions(found: list[tuple[int, object]], differences: list, owners: dict[int, list]) -> list:
+    """The differences with each version stamp's new date or number in place of the date or number
+    difference its edit owned: the stamp's date is its version, not a term."""
+    for n, d in found:
         replaced = [x for x in owners.get(n, []) if not any(x in others for m, others in owners.items() if m != n)]
         differences = [x for x in differences if x not in replaced] + [d]
         owners[n] = [d]
-    if gives_up(base, inp_atoms, lexicon):  # words differ in many places: the content family reads each edit alone
-        for n in range(len(view.edits)):
-            if n in editorial:
-                continue
-            variant, _ = assemble(view.ref, view.inp, view.edits, editorial | {n})
-            for d in compare(base, extract(variant, language), lexicon):
-                if _is_content(d) and d not in differences:
-                    differences.append(d)
-                    owners.setdefault(n, []).append(d)
-    for n, d in unexplained_differences(view, owners, editorial, base, inp_atoms, base_spans):
+    return differences
+
+
+def _own(found: list[tuple[int, object]], differences: list, owners: dict[int, list]) -> None:
+    for n, d in found:
         differences.append(d)
         owners.setdefault(n, []).append(d)
-    rulings = []
-    for n, e in enumerate(view.edits):
+
+
+def _edits_alone(view: PairView, editorial: set[int], base, inp_atoms, language: str,
+                 differences: list) -> list[tuple[int, object]]:
+    """Where the words differ in many places the content family gives up on the pair: each edit is
+    read alone against the reference, and its content differences are its own."""
+    found: list[tuple[int, object]] = []
+    for n in range(len(view.edits)):
         if n in editorial:
-            verdict, kind, detail = classes[n]  # type: ignore[misc]
-            rulings.append(EditRuling(verdict, kind, detail))
-        elif owners.get(n) and all(d.weight == "typo" for d in owners[n]):
-            rulings.append(EditRuling("editorial", "typography", owners[n][0].detail))  # a typo fixed: its only reason
-            differences = [d for d in differences if d not in owners[n]]
-        elif owners.get(n):
-            ranked = owners[n]
-            rulings.append(EditRuling("substantive", ranked[0].type, ranked[0].detail, ranked))
-        else:
-            rulings.append(EditRuling("same-effect", same_effect_kind(view, e), None))
-    return EditJudgement(differences, base, rulings)
+            continue
+        variant, _ = assemble(view.ref, view.inp, view.edits, editorial | {n})
+        for d in compare(base, extract(variant, language), view.lexicon):
+            if _is_content(d) and d not in differences and all(d != x for _, x in found):
+                found.append((n, d))
+    return found
+
+
+def _ruling(view: PairView, n: int, e: TextEdit, rule: tuple[str, str, str] | None, owned: list | None) -> EditRuling:
+    """The verdict on one edit: its editorial rule's, a typo fixed, its differences', or same-effect."""
+    if rule is not None:
+        verdict, kind, detail = rule
+        return EditRuling(verdict, kind, detail)
+    if owned and all(d.weight == "typo" for d in owned):
+        return EditRuling("editorial", "typography", owned[0].detail)  # a typo fixed: its only reason
+    if owned:
+        return EditRuling("substantive", owned[0].type, owned[0].detail, owned)
+    return EditRuling("same-effect", same_effect_kind(view, e), None)
 
 
 def _input_spans(view: PairView) -> list[tuple[int, int]]:
@@ -144,19 +162,22 @@ def same_effect_kind(view: PairView, e: TextEdit) -> str:
 
 # -- version stamps --------------------------------------------------------------------------------
 
-_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                     "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-                     "nov", "dec"})
+def _months(lexicon) -> frozenset[str]:
+    """Month names and abbreviations (``dates.yaml``): a word that says a date."""
+    return lexicon.memo("verdicts.months", lambda: frozenset(lexicon.data.dates.months) | frozenset(
+        lexicon.data.dates.month_abbreviations))
 
 
 def version_differences(view: PairView, classes: list, base_text: str, inp_text: str) -> list[tuple[int, object]]:
     """Each edit that changes the date or number of a version stamp, with its ``version_date`` difference:
     reported apart from the changes of terms."""
+    months = _months(view.lexicon)
+
     def values(words: list[str]) -> Counter[str]:
-        return Counter(w.lower() for w in words if w[:1].isdigit() or w.lower() in _MONTHS)
+        return Counter(w.lower() for w in words if w[:1].isdigit() or w.lower() in months)
 
     def dates(e: TextEdit) -> bool:
-        return any(w[:1].isdigit() or w.lower() in _MONTHS for w in view.ref_words(e) + view.inp_words(e))
+        return any(w[:1].isdigit() or w.lower() in months for w in view.ref_words(e) + view.inp_words(e))
 
     # a new date or number, not the same one written another way ("January 15, 2025" / "15 January 2025")
     dated = [n for n, e in enumerate(view.edits) if classes[n] is None and dates(e)
@@ -174,7 +195,6 @@ def version_differences(view: PairView, classes: list, base_text: str, inp_text:
 
 # -- what the atoms of the whole clause cannot see -------------------------------------------------
 
-_SENTENCE_OPENERS = frozenset({".", ";", ":", "!", "?", "(", '"', "'"})
 _KEPT_FOR_SENTENCES = 0.5  # share of the longer clause left as it was: one clause edited, not reworded
 _NEW_WORDS = 6  # content words new to the other clause that make an edit more than a rewording
 _VALUES = ("number", "date")
@@ -238,23 +258,20 @@ def _repeated_value(base, inp_atoms, base_span: tuple[int, int], inp_span: tuple
 def _new_text(view: PairView, e: TextEdit):
     """A sentence or more of operative text with words the other clause does not have."""
     stop = view.lexicon.words("words.stopwords")
-    old, new = view.ref_words(e), view.inp_words(e)
-    other_a = {w.lower() for w in view.inp.words}
-    other_b = {w.lower() for w in view.ref.words}
-    gone = {w.lower() for w in old if w[0].isalpha() and len(w) > 2 and w.lower() not in stop} - other_a
-    came = {w.lower() for w in new if w[0].isalpha() and len(w) > 2 and w.lower() not in stop} - other_b
+
+    def new_words(words: list[str], other: frozenset[str]) -> set[str]:
+        return {w.lower() for w in words if w[0].isalpha() and len(w) > 2 and w.lower() not in stop} - other
+
+    gone, came = new_words(view.ref_words(e), view.word_set("inp")), new_words(view.inp_words(e), view.word_set("ref"))
     if max(len(gone), len(came)) < _NEW_WORDS:
         return None
     text_old, text_new = view.ref.text(e.i1, e.i2), view.inp.text(e.j1, e.j2)
-    for text in (text_old, text_new):
-        if text and (is_pointer(text, view.lexicon) or non_binding_reason(text) is not None):
-            return None
-    if came and gone:
-        what = "rewritten"
-    else:
-        what = "added" if came else "removed"
-    quote_old, quote_new = (text_old or None), (text_new or None)
-    return Difference("scope", "content_sentence", quote_old, quote_new,
+    language = view.lexicon.language
+    if any(text and (is_pointer(text, view.lexicon) or non_binding_reason(text, None, language) is not None)
+           for text in (text_old, text_new)):
+        return None
+    what = "rewritten" if came and gone else "added" if came else "removed"
+    return Difference("scope", "content_sentence", text_old or None, text_new or None,
                       f"operative text {what}: '{_short(text_new or text_old)}'")
 
 
@@ -262,37 +279,60 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
 
 
+def _names(view: PairView, tokens: Tokens, lo: int, hi: int) -> list[str]:
+    """Capitalised words that are not capitalised for opening a sentence, nor cross-reference words or
+    months (a place or a date is for its own family to compare)."""
+    lexicon = view.lexicon
+    openers, xrefs, months = frozenset(lexicon.data.tokens.sentence_openers), xref_words(lexicon), _months(lexicon)
+    return [tokens.words[k] for k in range(lo, hi) if tokens.words[k][:1].isupper() and k > 0
+            and tokens.words[k - 1] not in openers and tokens.words[k].lower() not in xrefs
+            and tokens.words[k].lower() not in months]
+
+
+def _bare(words, lexicon) -> set[str]:
+    """Lower-cased words without a possessive ending ("Provider's" -> "provider")."""
+    endings = [(e, e.replace("'", "\u2019")) for e in lexicon.data.morphology.possessive_endings]
+    out = set()
+    for w in words:
+        w = w.lower()
+        for plain, typographic in endings:
+            w = w.removesuffix(plain).removesuffix(typographic)
+        out.add(w)
+    return out
+
+
 def _other_name(view: PairView, e: TextEdit, parties_read: bool = False):
     """A name replaced by another in an otherwise unchanged clause ("means the Information Commissioner's
     Office" -> "means the European Data Protection Board"): one office, body or product for another."""
-    def names(tokens: Tokens, lo: int, hi: int) -> list[str]:
-        """Capitalised words that are not capitalised for opening a sentence, nor cross-reference words or
-        months (a place or a date is for its own family to compare)."""
-        return [tokens.words[k] for k in range(lo, hi) if tokens.words[k][:1].isupper() and k > 0
-                and tokens.words[k - 1] not in _SENTENCE_OPENERS and tokens.words[k].lower() not in _XREF_WORDS
-                and tokens.words[k].lower() not in _MONTHS]
-
-    if not names(view.ref, e.i1, e.i2) or not names(view.inp, e.j1, e.j2):
+    if not _names(view, view.ref, e.i1, e.i2) or not _names(view, view.inp, e.j1, e.j2):
         return None
-    stop = view.lexicon.words("words.stopwords")
+    lexicon = view.lexicon
+    stop = lexicon.words("words.stopwords")
     old = [w for w in view.ref_words(e) if w[0].isalnum() and w.lower() not in stop]
     new = [w for w in view.inp_words(e) if w[0].isalnum() and w.lower() not in stop]
-    def named(words: list[str]) -> bool:
-        return any(w[0].isupper() and token_class(w) is None for w in words)
-
-    if not named(old) or not named(new):
-        return None
-    if {root(w.lower()) for w in old} & {root(w.lower()) for w in new}:
-        return None  # the same name, reworded
-    def bare(words: list[str] | frozenset[str]) -> set[str]:
-        return {w.lower().removesuffix("'s").removesuffix("\u2019s") for w in words}
-
-    if parties_read and bare(old) <= bare(view.word_set("inp")) and bare(new) <= bare(view.word_set("ref")):
-        return None  # both names stand in both clauses: roles traded, which the parties family has read
-    if view.context.same_party([w.lower() for w in old], [w.lower() for w in new]):
+    if not _named(old, lexicon) or not _named(new, lexicon) or _one_name(view, old, new, parties_read):
         return None
     text_old, text_new = view.ref.text(e.i1, e.i2), view.inp.text(e.j1, e.j2)
     return Difference("scope", "content_swap", text_old, text_new, f"'{text_old}' -> '{text_new}': another name")
+
+
+def _named(words: list[str], lexicon) -> bool:
+    """Whether a capitalised word that carries no meaning of its own (a number, a negator) names something."""
+    return any(w[0].isupper() and token_class(w, lexicon) is None for w in words)
+
+
+def _one_name(view: PairView, old: list[str], new: list[str], parties_read: bool) -> bool:
+    """Whether the two names are one: the same name reworded or its parts reordered, roles the parties family has read traded
+    (both names stand in both clauses), or two aliases of one party."""
+    lexicon = view.lexicon
+    if {root(w.lower(), lexicon) for w in old} & {root(w.lower(), lexicon) for w in new}:
+        return True
+    if sorted(p for w in old for p in re.split(r"[-/]", w.lower())) == sorted(p for w in new for p in re.split(r"[-/]", w.lower())):
+        return True  # its parts in another order: "EU-US" / "US-EU"
+    if parties_read and _bare(old, lexicon) <= _bare(view.word_set("inp"), lexicon) \
+            and _bare(new, lexicon) <= _bare(view.word_set("ref"), lexicon):
+        return True
+    return view.context.same_party([w.lower() for w in old], [w.lower() for w in new])
 
 
 def containment(view: PairView) -> float:

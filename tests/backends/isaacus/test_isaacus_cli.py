@@ -80,7 +80,7 @@ def test_persistent_server_errors_fail_in_one_line_with_no_report(run, fake, tmp
     done = run("failed")
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
-    assert lines[-1].startswith("conflictkit: error: Isaacus API server error (503) after 2 retries")
+    assert lines[-1].startswith("conflictkit: error: Isaacus API /rerankings: server error (503) after 6 retries")
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "failed" / "report.json").exists()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conflictkit.errors import BackendError, ConfigError
+from conflictkit.errors import BackendError, ConfigError, ResponseError
 from conflictkit_isaacus.embedder import IsaacusEmbedder
 from conflictkit_isaacus.scorer import IsaacusScorer
 from conflictkit_isaacus.segmenter import IsaacusSegmenter
@@ -81,7 +81,7 @@ def test_key_from_the_environment_is_used(monkeypatch, fake):
 
 def test_wrong_key_is_a_one_line_invalid_key_error(fake, make):
     fake.api_key = "another-key"
-    with pytest.raises(ConfigError, match=r"invalid API key \(401\) \(check ISAACUS_API_KEY"):
+    with pytest.raises(ConfigError, match=r"^Isaacus API refused the API key \(401\): check ISAACUS_API_KEY"):
         make(IsaacusEmbedder).embed(["hello"])
 
 
@@ -103,7 +103,7 @@ def _drifted(request):
     return httpx.Response(200, json={"embeddings": [{"index": 0, "embedding": "not numbers"}], "usage": {"input_tokens": 1}})
 
 
-@pytest.mark.parametrize("strict, message", [(True, "unexpected response"), (False, "malformed result")])
+@pytest.mark.parametrize("strict, message", [(True, "does not match the SDK's models"), (False, "not a list of numbers")])
 def test_a_response_that_drifts_from_the_sdk_models_is_refused(strict, message):
     import httpx
     import isaacus
@@ -111,5 +111,6 @@ def test_a_response_that_drifts_from_the_sdk_models_is_refused(strict, message):
     embedder = IsaacusEmbedder({"api_key": "k", "base_url": "http://fake.isaacus.test", "max_retries": 0, "strict_responses": strict},
                                http_client=isaacus.DefaultHttpxClient(transport=httpx.MockTransport(_drifted)))
     embedder.warm_up()
-    with pytest.raises(BackendError, match=message):
+    with pytest.raises(ResponseError, match=message) as raised:
         embedder.embed(["hello"])
+    assert raised.value.exit_code == 2

@@ -24,12 +24,12 @@ PRESET = yaml.safe_load((ROOT / "configs" / "isaacus.yaml").read_text())
 
 
 def isaacus_config(judge: dict | None = None, **options) -> dict:
-    """The published preset, each Isaacus stage with ``options`` (no SDK retries: the storm hits us)."""
+    """The published preset, each Isaacus stage with ``options``."""
     pipeline = {}
     for stage, spec in PRESET["pipeline"].items():
         if spec and spec.get("use") == "isaacus":
             extra = {**options, **(judge or {})} if stage == "judge" else options
-            spec = {**spec, "options": {**spec.get("options", {}), "max_retries": 0, **extra}}
+            spec = {**spec, "options": {**spec.get("options", {}), **extra}}
         pipeline[stage] = spec
     return resolve({**PRESET, "pipeline": pipeline})
 
@@ -82,9 +82,9 @@ def test_a_comparison_completes_under_a_storm(served, fake, tmp_path, every):
 
 def test_persistent_429_gives_up_after_the_budget_saying_how_far_it_got(served, fake, tmp_path):
     fake.rate_limit(1, retry_after=0.02)  # every request refused
-    with pytest.raises(BackendError, match=r"rate limit \(429\) still hit after [\d.]+ s of backing off with no answer "
-                                           r"\(rate_limit_budget 0.1 s\): 0 of 1 requests of this step answered"):
-        compare(isaacus_config(rate_limit_budget=0.1), Store(tmp_path / "c.sqlite"))
+    with pytest.raises(BackendError, match=r"^Isaacus API /enrichments: rate limit \(429\) still hit after [\d.]+ s of retrying "
+                                           r"\(retry_budget_s 0.1 s"):
+        compare(isaacus_config(retry_budget_s=0.1), Store(tmp_path / "c.sqlite"))
     assert fake.count(None, status=429) >= 2  # it did back off and retry before giving up
 
 

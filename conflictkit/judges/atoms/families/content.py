@@ -31,13 +31,10 @@ from conflictkit.judges.atoms.family import ComparisonContext, Family, no_atoms
 from conflictkit.judges.atoms.families.modality import opposites
 from conflictkit.judges.atoms.families.parties import pronoun_count
 from conflictkit.judges.atoms.synonyms import forms, groups_of
-from conflictkit.judges.atoms.text import STOPWORDS, stem
-from conflictkit.lexicon import Lexicon
+from conflictkit.judges.atoms.text import words_of
+from conflictkit.lexicon import LanguagePack
 
 Word = tuple[str, int, int]
-_LIST_JOINS = {",", "and", "or", "nor", "and/or"}
-_CONDITION_WORDS = {"if", "unless", "except", "provided", "when", "where", "until", "whenever", "subject", "save",
-                    "once", "while", "upon"}
 _MAX_SWAP_WORDS = 3
 _KEPT_IN_ORDER = 0.8  # share of the shorter clause the other repeats in order: below it, a rewording
 _MAX_STRETCHES = 3  # edits in more places than this: a rewording
@@ -55,9 +52,14 @@ class _Vocabulary:
     timing: dict[str, str]
     """Each word of ``content.timing``: the first word of its line."""
     timing_apart: frozenset[frozenset[str]]
+    list_joins: frozenset[str]
+    condition_words: frozenset[str]
+    stopwords: frozenset[str]
+    adverb_endings: tuple[str, ...]
+    lex: LanguagePack
 
 
-def _vocabulary(lex: Lexicon) -> _Vocabulary:
+def _vocabulary(lex: LanguagePack) -> _Vocabulary:
     def build() -> _Vocabulary:
         known = set()
         for name in ("negators", "modals", "exceptions", "conditions", "quantifiers", "scope_words", "qualifiers"):
@@ -78,30 +80,36 @@ def _vocabulary(lex: Lexicon) -> _Vocabulary:
             for w in line.split():
                 act_lines.setdefault(w, set()).add(n)
         timing = {w: line.split()[0] for line in lex.get("content.timing") for w in line.split()}
-        return _Vocabulary(filler | {root(w) for w in filler}, lex.words("content.pronouns"), frozenset(known),
+        return _Vocabulary(filler | {root(w, lex) for w in filler}, lex.words("content.pronouns"), frozenset(known),
                            frozenset(frozenset(p) for p in lex.get("content.not_typos")),
                            {k: frozenset(v) for k, v in doublets.items()},
                            {k: frozenset(v) for k, v in act_lines.items()}, timing,
-                           frozenset(frozenset(p) for p in lex.get("content.timing_apart")))
+                           frozenset(frozenset(p) for p in lex.get("content.timing_apart")),
+                           lex.words("content.list_joins"), lex.words("content.condition_words"),
+                           words_of(lex).stopwords, tuple(lex.data.morphology.adverb_endings), lex)
     return lex.memo("content.vocabulary", build)
 
 
-_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "ance", "ence",
-             "al", "ors", "or")
+def root(word: str, lex: LanguagePack) -> str:
+    """A word without its inflection or derivation, six letters at most (``morphology.yaml``):
+    "cancellation" == "cancel", "terminating" == "termination"; "transfer" != "transmit" and
+    "compensate" != "compete" (five letters would make each pair one word, and its swap no edit)."""
+    cache = lex.memo("content.roots", dict)
+    found = cache.get(word)
+    if found is None:
+        found = cache[word] = _root(word, lex.data.morphology)
+    return found
 
 
-@lru_cache(maxsize=65536)
-def root(word: str) -> str:
-    """A word without its inflection or derivation, six letters at most: "cancellation" == "cancel",
-    "terminating" == "termination"; "transfer" != "transmit" and "compensate" != "compete" (five
-    letters would make each pair one word, and its swap no edit)."""
-    for suffix in _SUFFIXES:
+def _root(word: str, m) -> str:
+    for suffix in m.root_suffixes:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
-                suffix = "s"  # "takes" is "take" + s, "taxes" is "tax" + es
+            after = m.root_ending_after.get(suffix)
+            if after is not None and not word.endswith(tuple(after)):
+                suffix = suffix[1:]  # "takes" is "take" + s, "taxes" is "tax" + es
             word = word[: -len(suffix)]
             break
-    return word[:6]
+    return word[: m.root_length]
 
 
 @dataclass(frozen=True)
@@ -122,7 +130,7 @@ def _read(text: str, language: str) -> _Reading:
 
     clause, lex = extract(text, language), load(language)
     vocab = _vocabulary(lex)
-    roots = tuple(root(w) for w, _, _ in clause.words)
+    roots = tuple(root(w, lex) for w, _, _ in clause.words)
     content = tuple(w for w in clause.words if _content_word(w, clause, vocab))
     return _Reading(roots, content, Counter(roots), frozenset(roots), Counter(w for w, _, _ in content))
 
@@ -169,22 +177,17 @@ def _osa(x: str, y: str) -> int:
     return d[len(x)][len(y)]
 
 
-_PREFIXES = ("un", "in", "im", "il", "ir", "non", "dis", "de", "re", "sub", "co")
-_AGENT_SUFFIXES = ("or", "ee", "er", "ant", "ent")
-
-
-def _related_forms(x: str, y: str) -> bool:
+def _related_forms(x: str, y: str, m) -> bool:
     """A prefix or an agent suffix apart ("limited" / "unlimited", "lessor" / "lessee"): different words."""
-    for p in _PREFIXES:
+    for p in m.related_prefixes:
         if x == p + y or y == p + x:
             return True
-    roots = {w[: -len(s)] for w in (x, y) for s in _AGENT_SUFFIXES if w.endswith(s) and len(w) - len(s) >= 3}
+    roots = {w[: -len(s)] for w in (x, y) for s in m.agent_suffixes if w.endswith(s) and len(w) - len(s) >= 3}
     return any(x.startswith(r) and y.startswith(r) and len(r) >= max(len(x), len(y)) - 3 for r in roots)
 
 
-def _vowel_edit(x: str, y: str) -> bool:
+def _vowel_edit(x: str, y: str, vowels: str) -> bool:
     """One word is the other with one vowel changed, added or dropped ("seperate" / "separate")."""
-    vowels = set("aeiouy")
     if len(x) == len(y):
         diff = [(p, q) for p, q in zip(x, y, strict=True) if p != q]
         return len(diff) == 1 and diff[0][0] in vowels and diff[0][1] in vowels
@@ -205,24 +208,30 @@ def _single(word: str) -> str:
     return "".join(c for k, c in enumerate(word) if k == 0 or c != word[k - 1])
 
 
-def is_typo(x: str, y: str, lex: Lexicon) -> bool:
+def is_typo(x: str, y: str, lex: LanguagePack) -> bool:
     """Whether ``x`` and ``y`` (lower-cased words) read as one word and its misspelling."""
-    vocab = _vocabulary(lex)
     if x == y or abs(len(x) - len(y)) > 2 or not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 3:
         return False
     distance = _osa(x, y)
-    if distance > 2 or frozenset((x, y)) in vocab.not_typos or _related_forms(x, y) or x[0] != y[0] and distance > 1:
+    if distance > 2 or frozenset((x, y)) in _vocabulary(lex).not_typos or _related_forms(x, y, lex.data.morphology) \
+            or x[0] != y[0] and distance > 1:
         return False
     if distance == 1 and (len(x) == len(y) and sorted(x) == sorted(y) or _doubled(x, y)):
         return True  # "recieve" / "receive", "untill" / "until"
     if distance <= 2 and min(len(x), len(y)) >= 5 and _single(x) == _single(y):
         return True  # a doubled letter in the wrong place: "refferal" / "referral", "comitee" / "committee"
+    return _misspelt_word(x, y, distance, lex)
+
+
+def _misspelt_word(x: str, y: str, distance: int, lex: LanguagePack) -> bool:
+    """Two words two letters apart at most: a misspelling of a word of meaning, or a vowel changed."""
+    vocab = _vocabulary(lex)
     if min(len(x), len(y)) < 6 and not ({x, y} & vocab.known):
         return False  # short real words one letter apart are often different words ("sell" / "tell")
     if (x in vocab.known) != (y in vocab.known):  # a misspelt word of meaning: "expect" / "except"
         return distance <= 2 and min(len(x), len(y)) >= 4 and x[0] == y[0]
     if not ({x, y} & vocab.known):
-        return _vowel_edit(x, y)
+        return _vowel_edit(x, y, lex.data.morphology.vowels)
     return False
 
 
@@ -260,21 +269,22 @@ def _corrections(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext)
 def _content_word(word: Word, clause: ClauseAtoms, vocab: _Vocabulary) -> bool:
     w, start, _ = word
     # a name may hold digits ("37signals"); a bare number is an atom of the numbers family
-    return ((w.isalpha() or w.isalnum() and not w.isdigit()) and len(w) > 2 and w not in STOPWORDS and root(w) not in vocab.filler
+    return ((w.isalpha() or w.isalnum() and not w.isdigit()) and len(w) > 2 and w not in vocab.stopwords
+            and root(w, vocab.lex) not in vocab.filler
             and w not in vocab.pronouns and w not in vocab.timing and not clause.in_atom[start])
 
 
-def _where(clause: ClauseAtoms, words: tuple[Word, ...], lo: int, hi: int) -> str:
+def _where(clause: ClauseAtoms, words: tuple[Word, ...], lo: int, hi: int, vocab: _Vocabulary) -> str:
     """The weight for words lo:hi of a clause: an item of a list, words of a condition, or other."""
     text = clause.text.lower()
     before = text[words[lo - 1][2]:words[lo][1]] if lo > 0 else ""
     after = text[words[hi - 1][2]:words[hi][1]] if hi < len(words) else ""
     joins = {words[lo][0], words[hi - 1][0]} | {words[k][0] for k in (lo - 1, hi) if 0 <= k < len(words)}
-    if joins & _LIST_JOINS or ("," in before and ("," in after or words[hi][0] in _LIST_JOINS if hi < len(words) else False)):
+    if joins & vocab.list_joins or ("," in before and ("," in after or words[hi][0] in vocab.list_joins if hi < len(words) else False)):
         return "content_list"
     sentence_start = max(text.rfind(c, 0, words[lo][1]) for c in ".;:")
     lead = {w for w, s, _ in words[max(0, lo - 12):lo] if s > sentence_start}
-    if lead & _CONDITION_WORDS:
+    if lead & vocab.condition_words:
         return "content_condition"
     return "content"
 
@@ -286,13 +296,14 @@ def _doubled_up(word: Word, words: tuple[Word, ...], vocab: _Vocabulary) -> bool
     return any(w in partners for w, _, _ in words[max(0, k - 4):k + 5])
 
 
-def _same_thing(x: str, y: str, lex: Lexicon) -> bool:
-    if root(x) == root(y) or frozenset((stem(x), stem(y))) in opposites(lex):
+def _same_thing(x: str, y: str, lex: LanguagePack) -> bool:
+    w = words_of(lex)
+    if root(x, lex) == root(y, lex) or frozenset((w.stem(x), w.stem(y))) in opposites(lex):
         return True
     return bool(groups_of(x, lex) & groups_of(y, lex)) and not _different_acts(x, y, lex)
 
 
-def _different_acts(x: str, y: str, lex: Lexicon) -> bool:
+def _different_acts(x: str, y: str, lex: LanguagePack) -> bool:
     """Two acts of one matter that differ in effect ("delete" / "return" the data): ``content.different_acts``."""
     lines = _vocabulary(lex).act_lines
     in_x = frozenset().union(*(lines.get(f, frozenset()) for f in forms(x, lex)))
@@ -307,26 +318,18 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
     kept, ops, _ = context.fact("content.alignment")
     if kept < _KEPT_IN_ORDER or len(ops) > _MAX_STRETCHES:
         return []  # reworded or restructured: the residual of P(differs) speaks for it
-    a, b = ref.words, inp.words
-    ref_content = list(_read(ref.text, lex.language).content)
-    inp_content = list(_read(inp.text, lex.language).content)
-    # moved words are no edit: count what one side has more of, whatever the order
-    gone = Counter(root(w) for w, _, _ in ref_content) - Counter(root(w) for w, _, _ in inp_content)
-    new = Counter(root(w) for w, _, _ in inp_content) - Counter(root(w) for w, _, _ in ref_content)
-    if not gone and not new:
+    changed = _changed_words(ref, inp, lex, vocab)
+    if changed is None:
         return []
-    removed_all = [w for w in ref_content if gone[root(w[0])] > 0]
-    added_all = [w for w in inp_content if new[root(w[0])] > 0]
-    for x in list(removed_all):  # a synonym or an opposite restated: "supply" -> "provide", "comply" -> "not violate"
-        y = next((y for y in added_all if _same_thing(x[0], y[0], lex)), None)
-        if y is not None:
-            removed_all.remove(x)
-            added_all.remove(y)
-    removed_all = [w for w in removed_all if not _doubled_up(w, a, vocab)]
-    added_all = [w for w in added_all if not _doubled_up(w, b, vocab)]
-    removed_all = _named_again(removed_all, ref, inp)
-    added_all = _named_again(added_all, inp, ref)
-    removed_at, added_at = {w[1] for w in removed_all}, {w[1] for w in added_all}
+    a, b = ref.words, inp.words
+    return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
+            for removed, added, (i1, i2, j1, j2) in _stretches(ops, a, b, changed)]
+
+
+def _stretches(ops, a: tuple[Word, ...], b: tuple[Word, ...], changed: tuple[list[Word], list[Word]]):
+    """The edited stretches of the alignment with the content words each removes and adds; where more
+    than one swaps words, only the stretches that add or cut alone."""
+    removed_at, added_at = {w[1] for w in changed[0]}, {w[1] for w in changed[1]}
     stretches = [([w for w in a[i1:i2] if w[1] in removed_at], [w for w in b[j1:j2] if w[1] in added_at], (i1, i2, j1, j2))
                  for _, i1, i2, j1, j2 in ops]
     stretches = [s for s in stretches if s[0] or s[1]]
@@ -334,17 +337,39 @@ def _content_edits(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContex
         # several words swapped: another act on another object ("discontinuing a service" / "raising a price"),
         # a different clause or a rewording, which P(same matter) and the residual weigh; one swap is an edit
         stretches = [s for s in stretches if not (s[0] and s[1])]
-    return [_edit(ref, a, i1, i2, removed, inp, b, j1, j2, added, vocab)
-            for removed, added, (i1, i2, j1, j2) in stretches]
+    return stretches
 
 
-def _named_again(words: list[Word], clause: ClauseAtoms, other: ClauseAtoms) -> list[Word]:
+def _changed_words(ref: ClauseAtoms, inp: ClauseAtoms, lex: LanguagePack,
+                   vocab: _Vocabulary) -> tuple[list[Word], list[Word]] | None:
+    """The content words one clause has more of than the other (moved words are no edit), without
+    synonyms and opposites restated, doublets and names said again with a pronoun; None when none."""
+    ref_content = list(_read(ref.text, lex.language).content)
+    inp_content = list(_read(inp.text, lex.language).content)
+    # moved words are no edit: count what one side has more of, whatever the order
+    ref_roots, inp_roots = Counter(root(w, lex) for w, _, _ in ref_content), Counter(root(w, lex) for w, _, _ in inp_content)
+    gone, new = ref_roots - inp_roots, inp_roots - ref_roots
+    if not gone and not new:
+        return None
+    removed = [w for w in ref_content if gone[root(w[0], lex)] > 0]
+    added = [w for w in inp_content if new[root(w[0], lex)] > 0]
+    for x in list(removed):  # a synonym or an opposite restated: "supply" -> "provide", "comply" -> "not violate"
+        y = next((y for y in added if _same_thing(x[0], y[0], lex)), None)
+        if y is not None:
+            removed.remove(x)
+            added.remove(y)
+    removed = _named_again([w for w in removed if not _doubled_up(w, ref.words, vocab)], ref, inp, lex)
+    added = _named_again([w for w in added if not _doubled_up(w, inp.words, vocab)], inp, ref, lex)
+    return removed, added
+
+
+def _named_again(words: list[Word], clause: ClauseAtoms, other: ClauseAtoms, lex: LanguagePack) -> list[Word]:
     """Without the names ("the Director's working hours") the other clause still names elsewhere
     and says once more with a pronoun ("his or her working hours"): no content edit."""
     names = [w for w in words if clause.text[w[1]].isupper() and w[0] in other.word_set]
     if not names:
         return words
-    pronouns = pronoun_count(other) - pronoun_count(clause)
+    pronouns = pronoun_count(other, lex) - pronoun_count(clause, lex)
     if pronouns <= 0:
         return words
     here, there = Counter(w for w, _, _ in clause.words), Counter(w for w, _, _ in other.words)
@@ -356,7 +381,7 @@ def _named_again(words: list[Word], clause: ClauseAtoms, other: ClauseAtoms) -> 
 def _trim(words: tuple[Word, ...], lo: int, hi: int, vocab: _Vocabulary) -> tuple[int, int]:
     """The stretch without the function words at its edges ("and sublicense" -> "sublicense")."""
     def function(w: str) -> bool:
-        return w in STOPWORDS or w in vocab.filler or w in _LIST_JOINS
+        return w in vocab.stopwords or w in vocab.filler or w in vocab.list_joins
     while hi - lo > 1 and function(words[lo][0]):
         lo += 1
     while hi - lo > 1 and function(words[hi - 1][0]):
@@ -374,13 +399,13 @@ def _edit(ref: ClauseAtoms, a: tuple[Word, ...], i1: int, i2: int, removed: list
     if removed and added:
         old, new = _quote(ref, a, i1, i2), _quote(inp, b, j1, j2)
         small = i2 - i1 <= _MAX_SWAP_WORDS and j2 - j1 <= _MAX_SWAP_WORDS
-        weight = _where(inp, b, j1, j2) if not small else "content_swap"
+        weight = _where(inp, b, j1, j2, vocab) if not small else "content_swap"
         return Difference("scope", weight, old, new, f"'{old}' -> '{new}'")
     clause, words, lo, hi, what, side = ((inp, b, j1, j2, added, "added") if added else (ref, a, i1, i2, removed, "removed"))
     lo, hi = _trim(words, lo, hi, vocab)
     quote = _quote(clause, words, lo, hi)
-    weight = _where(clause, words, lo, hi)
-    if len(what) == 1 and what[0][0].endswith("ly") and weight in ("content", "content_list"):
+    weight = _where(clause, words, lo, hi, vocab)
+    if len(what) == 1 and what[0][0].endswith(vocab.adverb_endings) and weight in ("content", "content_list"):
         weight = "content_minor"  # an adverb alone ("diligently") shades a duty, rarely reverses it
     place = {"content_list": " to the list" if added else " from the list", "content_condition": " in the condition"}
     detail = f"'{quote}' {side}{place.get(weight, '')}"
@@ -413,7 +438,7 @@ def _timing_swaps(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext
     return diffs
 
 
-def gives_up(ref: ClauseAtoms, inp: ClauseAtoms, lexicon: Lexicon) -> bool:
+def gives_up(ref: ClauseAtoms, inp: ClauseAtoms, lexicon: LanguagePack) -> bool:
     """Whether the family leaves a pair to the residual because its words differ in more than a few
     places though most are kept in order: each edit can then be compared alone."""
     if _same_content(ComparisonContext(ref, inp, lexicon)):

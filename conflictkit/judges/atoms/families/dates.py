@@ -7,7 +7,7 @@ from conflictkit.judges.atoms.compare import Difference, _absent, _take
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family
 from conflictkit.judges.atoms.text import Atom, Mask
-from conflictkit.judges.atoms.numbers import extract_calendar_words, extract_dates
+from conflictkit.judges.atoms.calendar import extract_calendar_words, extract_dates
 from conflictkit.judges.atoms.text import lowered
 from conflictkit.lexicon import Lexicon
 
@@ -23,7 +23,7 @@ def _compare_dates(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) 
 
 def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
     low = lowered(text)
-    return extract_dates(text, low, mask) + extract_calendar_words(text, low, mask)
+    return extract_dates(text, low, mask, lexicon) + extract_calendar_words(text, low, mask, lexicon)
 
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:

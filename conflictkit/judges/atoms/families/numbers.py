@@ -49,30 +49,42 @@ def _compare_numbers(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
     _take(r, i, lambda a, b: a.key == b.key and a.attr("cmp") == b.attr("cmp") and a.attr("dir") == b.attr("dir")
           and not _edges_differ(a, b))
     for a, b in _take(r, i, lambda a, b: a.key == b.key):
-        if _edges_differ(a, b):
-            x, y = _edge_quote(ref, a), _edge_quote(inp, b)
-            diffs.append(Difference("number", "number", x, y, f"period moved: '{x}' -> '{y}'"))
-        for attr, what in (("cmp", "comparator"), ("dir", "direction")):
-            x, y = a.attr(attr), b.attr(attr)
-            if attr == "cmp" and negated_both and frozenset((x, y)) in _COMPLEMENTS:
-                continue  # the negation moved between the modal and the bound: the same limit
-            if x != y:
-                weight = "comparator" if x and y else "comparator_presence"
-                diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
-                                        f"{what} changed: '{_cmp_quote(ref, a)}' -> '{_cmp_quote(inp, b)}'"))
+        diffs += _bound_changes(ref, a, inp, b, negated_both)
     _take(r, i, lambda a, b: _yearly(a.key) == _yearly(b.key))  # "2%" == "2% per annum": a rate is yearly unless said
     # "99.9% of the time in each calendar month" == "99.9% per calendar month": the period said apart
     for a, b in _take(r, i, lambda a, b: a.group == b.group == "percent" and _per(a.key, ref, b.key, inp)):
-        for clause, left in ((ref, r), (inp, i)):
+        for left in (r, i):
             left[:] = [x for x in left if not (x.group == "frequency" and x.key == _FREQ_OF.get(_unit(a.key) or _unit(b.key)))]
     for a, b in _take(r, i, lambda a, b: a.group == b.group):
         diffs.append(Difference("number", "number", a.text, b.text, f"{_WHAT.get(a.group, a.group)} changed: '{a.text}' -> '{b.text}'"))
     if r or i:
-        r[:], i[:] = [a for a in r if _counts_against(a, inp)], [b for b in i if _counts_against(b, ref)]
-    for a in _absent(r, inp, "number"):
-        diffs.append(Difference("number", _number_presence(a), a.text, None, f"{_WHAT.get(a.group, a.group)} '{a.text}' only in the reference"))
-    for b in _absent(i, ref, "number"):
-        diffs.append(Difference("number", _number_presence(b), None, b.text, f"{_WHAT.get(b.group, b.group)} '{b.text}' only in the input"))
+        diffs += _one_sided(r, ref, inp, "reference") + _one_sided(i, inp, ref, "input")
+
+
+def _one_sided(left: list[Atom], here: ClauseAtoms, other: ClauseAtoms, side: str) -> list[Difference]:
+    """A number one clause states and the other does not, when it counts against the other clause."""
+    out = []
+    for a in _absent([a for a in left if _counts_against(a, other)], other, "number"):
+        ref_q, inp_q = (a.text, None) if side == "reference" else (None, a.text)
+        out.append(Difference("number", _number_presence(a), ref_q, inp_q, f"{_WHAT.get(a.group, a.group)} '{a.text}' only in the {side}"))
+    return out
+
+
+def _bound_changes(ref: ClauseAtoms, a: Atom, inp: ClauseAtoms, b: Atom, negated_both: bool) -> list[Difference]:
+    """The same value on both sides with another edge of its span, comparator or direction."""
+    diffs = []
+    if _edges_differ(a, b):
+        x, y = _edge_quote(ref, a), _edge_quote(inp, b)
+        diffs.append(Difference("number", "number", x, y, f"period moved: '{x}' -> '{y}'"))
+    for attr, what in (("cmp", "comparator"), ("dir", "direction")):
+        x, y = a.attr(attr), b.attr(attr)
+        if attr == "cmp" and negated_both and frozenset((x, y)) in _COMPLEMENTS:
+            continue  # the negation moved between the modal and the bound: the same limit
+        if x != y:
+            weight = "comparator" if x and y else "comparator_presence"
+            diffs.append(Difference("number", weight, _cmp_quote(ref, a), _cmp_quote(inp, b),
+                                    f"{what} changed: '{_cmp_quote(ref, a)}' -> '{_cmp_quote(inp, b)}'"))
+    return diffs
 
 
 _FREQ_OF = {"/month": "frequency:12/year", "/year": "frequency:1/year", "/quarter": "frequency:4/year",
@@ -114,8 +126,8 @@ def _number_presence(atom: Atom) -> str:
 
 def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
     low = lowered(text)
-    return (extract_numbers(text, low, mask) + extract_frequencies(text, low, mask)
-            + extract_currencies(text, low, mask))
+    return (extract_numbers(text, low, mask, lexicon) + extract_frequencies(text, low, mask, lexicon)
+            + extract_currencies(text, low, mask, lexicon))
 
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:

@@ -4,33 +4,55 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from conflictkit.judges.atoms.compare import Difference
 from conflictkit.judges.atoms.extract import ClauseAtoms
 from conflictkit.judges.atoms.family import ComparisonContext, Family
-from conflictkit.judges.atoms.text import STOPWORDS, Atom, Mask
 from conflictkit.judges.atoms.modal import extract_party_mentions
-from conflictkit.judges.atoms.text import lowered
-from conflictkit.lexicon import Lexicon
+from conflictkit.judges.atoms.text import Atom, Mask, lowered, words_of
+from conflictkit.lexicon import LanguagePack
+from conflictkit.lexicon.regex import compile_pattern
 
 
-def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], actor_changed: bool) -> None:
+@dataclass(frozen=True)
+class _Roles:
+    """The words of roles and pronouns (``parties.yaml``), compiled once per pack."""
+
+    role_before: re.Pattern[str]
+    role_article: str
+    object_verbs: frozenset[str]
+    possessive: str
+    possessive_after: re.Pattern[str]
+    stopwords: frozenset[str]
+    pronouns: re.Pattern[str]
+    pronoun_pairs: re.Pattern[str]
+    pronoun_possessive: re.Pattern[str]
+
+
+def _roles(lex: LanguagePack) -> _Roles:
+    def build() -> _Roles:
+        p = lex.data.parties
+        return _Roles(
+            role_before=compile_pattern(rf"(\p{{L}}{{3,}})\s+(?:({'|'.join(p.role_prepositions)})\s+)?{p.role_article}$"),
+            role_article=p.role_article, object_verbs=frozenset(p.object_verbs), possessive=p.possessive,
+            possessive_after=compile_pattern(rf"{p.possessive}(\p{{L}}{{3,}})"), stopwords=words_of(lex).stopwords,
+            pronouns=compile_pattern(p.personal_pronouns), pronoun_pairs=compile_pattern(p.pronoun_pairs),
+            pronoun_possessive=compile_pattern(p.pronoun_possessive))
+    return lex.memo("parties.roles", build)
+
+
+def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], actor_changed: bool,
+                     lex: LanguagePack) -> None:
     """A side of the deal named on one side only: replaced by the other side (the risk of loss
     moves from Seller to Buyer, IP vests in the Contractor instead of the Client) or just gone."""
     if actor_changed:
         return  # who acts already changed: the mentions say the same thing again
+    if _compare_party_roles(ref, inp, diffs, _roles(lex)):
+        return
     r = [a for a in ref.of("party") if a.group == "mention"]
     i = [b for b in inp.of("party") if b.group == "mention"]
-    if _compare_party_roles(ref, inp, diffs):
-        return
-    gone = [a for a in r if a.key not in {b.key for b in i}]
-    new = [b for b in i if b.key not in {a.key for a in r}]
-    # "his or her business time" for "the Employee's business time": a party the other clause
-    # names no more, where that clause has as many more pronouns, was said with a pronoun
-    if gone and pronoun_count(inp) - pronoun_count(ref) >= len({a.key for a in gone}):
-        gone = []
-    if new and pronoun_count(ref) - pronoun_count(inp) >= len({b.key for b in new}):
-        new = []
+    gone, new = _unnamed(r, i, ref, inp, lex)
     if not gone and not new:
         return
     if gone and len(r) == len(i):
@@ -46,52 +68,46 @@ def _compare_parties(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]
         diffs.append(Difference("party", "party_presence", None, new[0].text, f"'{new[0].text}' named only in the input"))
 
 
-_ROLE_BEFORE = re.compile(r"([a-z]{3,})\s+(?:(by|to|from|for|against|with|of)\s+)?(?:the\s+)?$")
-# Verbs whose direct object is the party that benefits: "notify the Licensor", "indemnify Customer".
+def _unnamed(r: list[Atom], i: list[Atom], ref: ClauseAtoms, inp: ClauseAtoms,
+             lex: LanguagePack) -> tuple[list[Atom], list[Atom]]:
+    """The mentions of a side only one clause names, unless the other says it with a pronoun: "his or
+    her business time" for "the Employee's business time" (that clause has as many more pronouns)."""
+    gone = [a for a in r if a.key not in {b.key for b in i}]
+    new = [b for b in i if b.key not in {a.key for a in r}]
+    if gone and pronoun_count(inp, lex) - pronoun_count(ref, lex) >= len({a.key for a in gone}):
+        gone = []
+    if new and pronoun_count(ref, lex) - pronoun_count(inp, lex) >= len({b.key for b in new}):
+        new = []
+    return gone, new
 
 
-_OBJECT_VERBS = {"notify", "inform", "pay", "reimburse", "indemnify", "compensate", "invoice", "charge", "defend",
-                 "assist", "consult", "remit", "refund", "credit", "warn", "advise", "supply", "provide", "give",
-                 "grant", "grants", "notifies", "informs", "pays", "reimburses", "indemnifies", "compensates",
-                 "provides", "gives", "supplies", "refunds", "owe", "owes", "hold", "holds"}
-
-
-_POSSESSIVE_AFTER = re.compile(r"'s?\s+(?:own\s+|sole\s+)?([a-z]{3,})")
-
-
-def _party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
+def _party_roles(clause: ClauseAtoms, roles: _Roles) -> dict[tuple[str, str], list[Atom]]:
     """Party mentions keyed by the word and preposition before them: "created by Contractor" ->
     ("create", "by"). Mentions with no such context are left out. Read once per clause (read-only)."""
-    return clause.derived("parties.roles", _read_party_roles)
+    return clause.derived("parties.roles", lambda c: _read_party_roles(c, roles))
 
 
-def _read_party_roles(clause: ClauseAtoms) -> dict[tuple[str, str], list[Atom]]:
-    roles: dict[tuple[str, str], list[Atom]] = {}
+def _read_party_roles(clause: ClauseAtoms, roles: _Roles) -> dict[tuple[str, str], list[Atom]]:
+    found: dict[tuple[str, str], list[Atom]] = {}
     low = clause.text.lower()
     for a in clause.of("party"):
-        m = _ROLE_BEFORE.search(low, max(0, a.start - 40), a.start)
-        if m and (m.group(2) or m.group(1) in _OBJECT_VERBS):
-            roles.setdefault((m.group(1)[:6], m.group(2) or ""), []).append(a)
-        p = _POSSESSIVE_AFTER.match(low, a.end)
-        if p and p.group(1) not in STOPWORDS:  # "at the Supplier's expense", "the Owner's employees"
-            roles.setdefault((p.group(1)[:6], "'s"), []).append(a)
-    return roles
+        m = roles.role_before.search(low, max(0, a.start - 40), a.start)
+        if m and (m.group(2) or m.group(1) in roles.object_verbs):
+            found.setdefault((m.group(1)[:6], m.group(2) or ""), []).append(a)
+        p = roles.possessive_after.match(low, a.end)
+        if p and p.group(1) not in roles.stopwords:  # "at the Supplier's expense", "the Owner's employees"
+            found.setdefault((p.group(1)[:6], "'s"), []).append(a)
+    return found
 
 
-_PERSONAL_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|its|their|theirs|himself|herself|themselves)\b")
-
-
-def pronoun_count(clause: ClauseAtoms) -> int:
+def pronoun_count(clause: ClauseAtoms, lex: LanguagePack) -> int:
     """Personal and possessive pronouns ("his or her" counts one: it stands for one party)."""
-    low = clause.text.lower()
-    return len(_PERSONAL_PRONOUN.findall(low)) - len(re.findall(r"\b(?:his|he|him)\s+or\s+(?:her|she|hers)\b", low))
-
-
-_PRONOUN_POSSESSIVE = re.compile(r"\b(?:his|her|its|their|our|your)\s+(?:own\s+|sole\s+)?([a-z]{3,})")
+    low, roles = clause.text.lower(), _roles(lex)
+    return len(roles.pronouns.findall(low)) - len(roles.pronoun_pairs.findall(low))
 
 
 def _pronoun_stands_in(key: tuple[str, str], more: ClauseAtoms, fewer: ClauseAtoms,
-                       named: list[Atom], kept: list[Atom]) -> bool:
+                       named: list[Atom], kept: list[Atom], roles: _Roles) -> bool:
     """One clause says "his or her business time" where the other names the party ("the
     Employee's business time"): the parties of the shorter list are all in the longer one, and
     the shorter clause has a possessive pronoun before the same word for each party it leaves out."""
@@ -99,49 +115,52 @@ def _pronoun_stands_in(key: tuple[str, str], more: ClauseAtoms, fewer: ClauseAto
     left.subtract(Counter(x.key for x in kept))
     if any(n < 0 for n in left.values()):
         return False  # a party the other clause does not name: another party's, not a pronoun's
-    pronouns = sum(m.group(1)[:6] == key[0] for m in _PRONOUN_POSSESSIVE.finditer(fewer.text.lower()))
-    theirs = sum(m.group(1)[:6] == key[0] for m in _PRONOUN_POSSESSIVE.finditer(more.text.lower()))
+    pronouns = sum(m.group(1)[:6] == key[0] for m in roles.pronoun_possessive.finditer(fewer.text.lower()))
+    theirs = sum(m.group(1)[:6] == key[0] for m in roles.pronoun_possessive.finditer(more.text.lower()))
     return pronouns - theirs >= sum(left.values())
 
 
-def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference]) -> bool:
+def _compare_party_roles(ref: ClauseAtoms, inp: ClauseAtoms, diffs: list[Difference], roles: _Roles) -> bool:
     """The same role ("created by", "owned by", "paid to") filled by a party of the other side."""
-    r, i = _party_roles(ref), _party_roles(inp)
+    r, i = _party_roles(ref, roles), _party_roles(inp, roles)
     # a set's order changes with the hash seed: ties (one mention in two roles) go to the possessive,
     # which quotes the words next to the party ("the Borrower's legal advisers"), then by key
     for key in sorted(r.keys() & i.keys(), key=lambda k: (r[k][0].start, k[1] != "'s", k)):
-        a, b = r[key][0], i[key][0]
-        if sorted(x.key for x in r[key]) != sorted(x.key for x in i[key]):
-            if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key])
-                                   or _pronoun_stands_in(key, inp, ref, i[key], r[key])):
-                continue
-            quote_r = ref.text[max(0, a.start - 40):a.end]
-            quote_i = inp.text[max(0, b.start - 40):b.end]
-            if key[1] == "'s":
-                quote_r, quote_i = ref.text[a.start:a.end + 20], inp.text[b.start:b.end + 20]
-                ctx = f"^{re.escape(a.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*"
-                mr = re.search(ctx, quote_r, re.I)
-                mi = re.search(f"^{re.escape(b.text)}'s?\\s+(?:own\\s+|sole\\s+)?{key[0]}\\w*", quote_i, re.I)
-                x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
-                diffs.append(Difference("party", "party", x, y, f"'{x}' -> '{y}': another party's"))
-                return True
-            prep = f"\\s+{key[1]}" if key[1] else ""
-            ctx = f"{key[0]}\\w*{prep}\\s+(?:the\\s+)?"
-            mr = re.search(ctx + re.escape(a.text) + "$", quote_r, re.I)
-            mi = re.search(ctx + re.escape(b.text) + "$", quote_i, re.I)
-            x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
-            diffs.append(Difference("party", "party", x, y, f"'{x}' -> '{y}': another party in the same role"))
-            return True
+        if sorted(x.key for x in r[key]) == sorted(x.key for x in i[key]):
+            continue
+        if key[1] == "'s" and (_pronoun_stands_in(key, ref, inp, r[key], i[key], roles)
+                               or _pronoun_stands_in(key, inp, ref, i[key], r[key], roles)):
+            continue
+        diffs.append(_role_filled(ref, r[key][0], inp, i[key][0], key, roles))
+        return True
     return False
 
 
-def extract(text: str, lexicon: Lexicon, mask: Mask) -> list[Atom]:
+def _role_filled(ref: ClauseAtoms, a: Atom, inp: ClauseAtoms, b: Atom, key: tuple[str, str], roles: _Roles) -> Difference:
+    """The difference of one role filled by another party, quoting each party with its role's words."""
+    if key[1] == "'s":
+        quote_r, quote_i = ref.text[a.start:a.end + 20], inp.text[b.start:b.end + 20]
+        mr = compile_pattern(f"^{re.escape(a.text)}{roles.possessive}{key[0]}\\w*", re.I).search(quote_r)
+        mi = compile_pattern(f"^{re.escape(b.text)}{roles.possessive}{key[0]}\\w*", re.I).search(quote_i)
+        x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
+        return Difference("party", "party", x, y, f"'{x}' -> '{y}': another party's")
+    quote_r = ref.text[max(0, a.start - 40):a.end]
+    quote_i = inp.text[max(0, b.start - 40):b.end]
+    prep = f"\\s+{key[1]}" if key[1] else ""
+    ctx = f"{key[0]}\\w*{prep}\\s+{roles.role_article}"
+    mr = compile_pattern(ctx + re.escape(a.text) + "$", re.I).search(quote_r)
+    mi = compile_pattern(ctx + re.escape(b.text) + "$", re.I).search(quote_i)
+    x, y = mr.group() if mr else a.text, mi.group() if mi else b.text
+    return Difference("party", "party", x, y, f"'{x}' -> '{y}': another party in the same role")
+
+
+def extract(text: str, lexicon: LanguagePack, mask: Mask) -> list[Atom]:
     return extract_party_mentions(text, lowered(text), mask, lexicon)
 
 
 def compare(ref: ClauseAtoms, inp: ClauseAtoms, context: ComparisonContext) -> list[Difference]:
     diffs: list[Difference] = []
-    _compare_parties(ref, inp, diffs, context.fact("modality.actor_changed"))
+    _compare_parties(ref, inp, diffs, context.fact("modality.actor_changed"), context.lexicon)
     return diffs
 
 
