@@ -5,10 +5,13 @@
 
 ``dump`` compares, with the installed (or ``PYTHONPATH``-first) conflictkit, the corpus version
 pairs of ``embedder_bench.py`` (Common Paper, Bonterms, 40 Basecamp revisions; read from
-$CONFLICTKIT_CORPUS, never copied), the ~50-page pair of ``default_targets.py``, and every pair of
-the project's document manifests (samples, scripted edits, corpus.yaml), and writes each pair's
+$CONFLICTKIT_CORPUS, never copied), the ~50-page pair of ``default_targets.py``, every pair of
+the project's document manifests (samples, scripted edits, corpus.yaml) and the 25 labelled
+development revisions of ../shared/revisions ($CONFLICTKIT_REVISIONS), and writes each pair's
 findings. ``diff`` counts the findings both snapshots share: a finding is its kind and both cited
-spans; its probabilities are compared apart (they may move without any finding changing).
+spans; its probabilities are compared apart (they may move without any finding changing). For the
+labelled revisions it also counts the hunks a finding overlaps, substantive and editorial, before
+and after.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import os
+
 from default_targets import CORPUS, fifty_pages
 from embedder_bench import DOCUMENT_PAIRS, basecamp_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
+REVISIONS = Path(os.environ.get("CONFLICTKIT_REVISIONS", ROOT.parent / "shared" / "revisions"))
 MANIFESTS = ("benchmarks/data/documents/samples.yaml", "benchmarks/data/documents/edits/edits.yaml",
              "benchmarks/data/documents/corpus.yaml")
 
@@ -37,7 +43,29 @@ def pairs_to_compare(work: Path) -> list[tuple[str, Path, Path]]:
     for manifest in MANIFESTS:
         dataset = load_dataset(ROOT / manifest)
         pairs += [(f"{dataset.name}:{p.id}", p.reference, p.input) for p in dataset.pairs]
+    for name, labels in revision_labels().items():
+        pairs.append((f"revisions:{name}", CORPUS / labels["reference"], CORPUS / labels["input"]))
     return pairs
+
+
+def revision_labels() -> dict[str, dict]:
+    """The labelled development revisions (pair name -> its label file), empty when absent."""
+    return {f.stem: json.loads(f.read_text(encoding="utf-8")) for f in sorted((REVISIONS / "labels").glob("*.json"))}
+
+
+def flagged_hunks(findings: list, labels: dict) -> dict[str, list[int]]:
+    """Per hunk label, [hunks that some finding's cited span overlaps, hunks]."""
+    counts: dict[str, list[int]] = {}
+    for hunk in labels["hunks"]:
+        hit = any(_overlaps(f[1], hunk["ref_span"]) or _overlaps(f[2], hunk["inp_span"]) for f in findings)
+        tally = counts.setdefault(hunk["label"], [0, 0])
+        tally[0] += hit
+        tally[1] += 1
+    return counts
+
+
+def _overlaps(span: list[int] | None, hunk: list[int] | None) -> bool:
+    return bool(span and hunk) and span[0] < hunk[1] and hunk[0] < span[1]
 
 
 def dump(out: Path, config_name: str) -> None:
@@ -76,6 +104,18 @@ def diff(before_path: Path, after_path: Path) -> None:
             print(f"{name}: {len(shared)} shared, only before {sorted(a.keys() - b.keys())}, only after {sorted(b.keys() - a.keys())}")
     print(f"{len(before)} pairs: {same} / {total} findings identical ({100 * same / max(total, 1):.1f}%); "
           f"{moved_p} shared findings with other probabilities")
+    labels = revision_labels()
+    for name, snapshot in (("before", before), ("after", after)):
+        tallies: dict[str, list[int]] = {}
+        for pair, pair_labels in labels.items():
+            for label, (hit, count) in flagged_hunks(snapshot.get(f"revisions:{pair}", {"findings": []})["findings"],
+                                                     pair_labels).items():
+                tally = tallies.setdefault(label, [0, 0])
+                tally[0] += hit
+                tally[1] += count
+        if tallies:
+            print(f"revisions, {name}: hunks a finding cites: " +
+                  ", ".join(f"{label} {hit} of {count}" for label, (hit, count) in sorted(tallies.items())))
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ the stage interfaces in :mod:`conflictkit.stages`, and :data:`hookimpl` for plug
 from conflictkit.hookspecs import hookimpl
 
 __version__ = "0.2.0"
-PIPELINE_VERSION = "2"  # bump when a stage's output changes with no version or source change to show it
+PIPELINE_VERSION = "3"  # bump when a stage's output changes with no version or source change to show it
 # (every cache key also holds the installed versions, an editable checkout's sources and the lexicons:
 # conflictkit.codekey)
 

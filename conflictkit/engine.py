@@ -21,7 +21,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any
 
 import numpy as np
@@ -36,7 +35,7 @@ from conflictkit.filters.rules import flag_navigation
 from conflictkit.identical import identical_pairs, settle_identical, unsettled
 from conflictkit.lexicon import AUTO, LanguagePack, detect, load
 from conflictkit.loaders import document_from_text, flag_non_operative, read_document
-from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span
+from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, Judgement, Span, trusted
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
@@ -60,6 +59,10 @@ class ComparisonResult:
     timings: dict[str, float] = field(default_factory=dict)
     run_judgements: dict[tuple[tuple[str, ...], tuple[str, ...]], Judgement] = field(default_factory=dict)
     """Judgements of runs of clauses on their concatenated text, kept so re-aligning asks no judge twice."""
+    retrieval: dict[str, Any] = field(default_factory=dict)
+    """How the pairs were found: ``lexical_clauses`` (paired by a clear BM25 match, never embedded) and
+    ``embedded_clauses`` (clauses that needed a vector), both in the report's summary, and ``embedded``
+    (which ones: [side, clause id], side 0 the reference)."""
 
 
 RECENT_INDEXES = 4  # indexed documents an engine keeps in memory
@@ -189,6 +192,12 @@ class Engine:
         which documents share, so an unchanged clause of a new version is never embedded again.
         """
         return self._indexed(document, self.clauses(document), with_vectors=True)
+
+    def prepare(self, document: Document) -> IndexedDocument:
+        """Segment and filter a document now and keep it among the engine's recent indexes (a batch does
+        this for a reference before its workers start): a later comparison with it segments nothing.
+        Its clauses are embedded only if the judge reads every clause's vector."""
+        return self._indexed(document, self.clauses(document), self._judge_reads_vectors)
 
     @property
     def _judge_reads_vectors(self) -> bool:
@@ -353,10 +362,10 @@ class Engine:
         timings["index"] = time.perf_counter() - started
         t = time.perf_counter()
         pairs_key = self._pairs_key(ref, inp)
-        candidates, judgements = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
+        candidates, judgements, retrieval = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
         timings["judge"] = time.perf_counter() - t
         t = time.perf_counter()
-        result = self._finish_cached(ref, inp, candidates, judgements, pairs_key)
+        result = self._finish_cached(ref, inp, candidates, judgements, pairs_key, retrieval)
         timings["report"] = time.perf_counter() - t
         if self.explainer is not None:
             t = time.perf_counter()
@@ -377,17 +386,21 @@ class Engine:
     def _judged_pairs(
         self, ref: IndexedDocument, inp: IndexedDocument, key: str, exact: list[tuple[str, str]],
         unsettled_docs: tuple[IndexedDocument, IndexedDocument],
-    ) -> tuple[list[CandidatePair], list[Judgement]]:
+    ) -> tuple[list[CandidatePair], list[Judgement], dict[str, Any]]:
         """The judged candidate pairs, from the store or computed: ``exact`` are the identical pairs,
-        ``unsettled_docs`` the clauses of each side they leave (what retrieval ranks)."""
+        ``unsettled_docs`` the clauses of each side they leave (what retrieval ranks). Also returns
+        how retrieval found them (see :attr:`ComparisonResult.retrieval`)."""
         cached = self.store.get_json("pairs", key)
         if cached is not None:
             try:
-                return ([CandidatePair.model_validate(p) for p in cached["candidates"]],
-                        [Judgement.model_validate(j) for j in cached["judgements"]])
+                return ([trusted(CandidatePair, p) for p in cached["candidates"]],
+                        [trusted(Judgement, j) for j in cached["judgements"]], dict(cached["retrieval"]))
             except (KeyError, ValueError, TypeError):
                 pass
-        retrieved = self._retrieve(*unsettled_docs)
+        retrieval: dict[str, Any] = {"lexical_clauses": 0, "embedded_clauses": 0, "embedded": []}
+        if self._judge_reads_vectors:
+            _count_embedded(retrieval, [(side, c.id) for side, doc in enumerate((ref, inp)) for c in doc.clauses])
+        retrieved = self._retrieve(ref, inp, unsettled_docs, retrieval)
         settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)
         candidates = [*to_judge, *settled.candidates]
@@ -396,22 +409,42 @@ class Engine:
         self.store.put_json("pairs", key, {
             "candidates": [c.model_dump(mode="json") for c in candidates],
             "judgements": [j.model_dump(mode="json") for j in judgements],
+            "retrieval": retrieval,
         })
-        return candidates, judgements
+        return candidates, judgements, retrieval
 
-    def _retrieve(self, ref: IndexedDocument, inp: IndexedDocument) -> list[CandidatePair]:
-        """Candidate pairs among the unsettled clauses of both sides, embedded here when the retriever needs vectors."""
+    def _retrieve(self, ref: IndexedDocument, inp: IndexedDocument, unsettled_docs: tuple[IndexedDocument, IndexedDocument],
+                  retrieval: dict[str, Any]) -> list[CandidatePair]:
+        """Candidate pairs among the unsettled clauses of both sides (``unsettled_docs``).
+
+        When the retriever ranks by vectors, it first pairs what needs none (:meth:`Retriever.settle`,
+        e.g. clear lexical matches, read against the whole documents ``ref`` and ``inp``); only the
+        clauses left open are embedded and ranked. ``retrieval`` counts both.
+        """
         retriever = self._ready("retriever")
-        if not ref.clauses or not inp.clauses:
+        open_ref, open_inp = unsettled_docs
+        if not open_ref.clauses or not open_inp.clauses:
             return []
-        if retriever.needs_vectors and self.embedder is not None:
-            vectors = self._embed([c.text for c in ref.clauses] + [c.text for c in inp.clauses])
-            ref = ref.model_copy(update={"vectors": vectors[: len(ref.clauses)]})
-            inp = inp.model_copy(update={"vectors": vectors[len(ref.clauses):]})
+        settled: list[CandidatePair] = []
         self.progress("retrieve", 0, 1)
-        retrieved = retriever.retrieve(ref, inp)
+        if retriever.needs_vectors and self.embedder is not None:
+            positions = (_positions(ref, open_ref), _positions(inp, open_inp))
+            settlement = retriever.settle(_plain(ref), _plain(inp), positions)
+            if settlement is not None:
+                settled = settlement.candidates
+                still_open = len(settlement.open_reference) + len(settlement.open_input)
+                retrieval["lexical_clauses"] += len(positions[0]) + len(positions[1]) - still_open
+                open_ref, open_inp = _subset(ref, settlement.open_reference), _subset(inp, settlement.open_input)
+            if not open_ref.clauses or not open_inp.clauses:
+                self.progress("retrieve", 1, 1)
+                return settled
+            _count_embedded(retrieval, [(side, c.id) for side, doc in enumerate((open_ref, open_inp)) for c in doc.clauses])
+            vectors = self._embed([c.text for c in open_ref.clauses] + [c.text for c in open_inp.clauses])
+            open_ref = open_ref.model_copy(update={"vectors": vectors[: len(open_ref.clauses)]})
+            open_inp = open_inp.model_copy(update={"vectors": vectors[len(open_ref.clauses):]})
+        retrieved = retriever.retrieve(open_ref, open_inp)
         self.progress("retrieve", 1, 1)
-        return retrieved
+        return [*settled, *retrieved]
 
     def _score(self, candidates: list[CandidatePair], ref: IndexedDocument, inp: IndexedDocument) -> list[CandidatePair]:
         if self.scorer is None or not candidates:
@@ -473,15 +506,17 @@ class Engine:
         self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair],
         judgements: list[Judgement], config: Config,
         run_judgements: dict[tuple[tuple[str, ...], tuple[str, ...]], Judgement] | None = None,
+        retrieval: dict[str, Any] | None = None,
     ) -> ComparisonResult:
         thresholds = config.thresholds
         run_judgements = {} if run_judgements is None else run_judgements
+        retrieval = {**(retrieval or {}), "embedded": list((retrieval or {}).get("embedded", []))}
 
         def judge_runs(runs: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Judgement]:
             todo = [run for run in dict.fromkeys(runs) if run not in run_judgements]
             if todo:
                 context = self._context(ref, inp, candidates)
-                run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp, context)))
+                run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp, retrieval, context)))
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
@@ -492,15 +527,16 @@ class Engine:
         report = build_report(ref, inp, findings, alignment, candidates, judgements, checked, thresholds.model_dump())
         report["alignment"] = config.alignment.model_dump()
         report["materiality"] = severity.describe()
+        report["summary"].update({k: v for k, v in retrieval.items() if k in ("lexical_clauses", "embedded_clauses")})
         pairs = build_pairs(candidates, judgements, alignment)
         return ComparisonResult(
             report=report, pairs=pairs, params=self.params(config), reference=ref, input=inp,
-            judgements=judgements, candidates=candidates, run_judgements=run_judgements,
+            judgements=judgements, candidates=candidates, run_judgements=run_judgements, retrieval=retrieval,
         )
 
     def _judge_runs(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
-        context: DocumentContext | None = None,
+        retrieval: dict[str, Any], context: DocumentContext | None = None,
     ) -> list[Judgement]:
         """Judge each (reference run, input run) on the runs' concatenated texts, in one batch.
 
@@ -511,11 +547,11 @@ class Engine:
             return []
         ref_ext = _with_runs(ref, [r for r, _ in runs])
         inp_ext = _with_runs(inp, [i for _, i in runs])
-        similarities = self._run_similarities(runs, ref, inp)
+        similarities = self._run_similarities(runs, ref, inp, retrieval)
         candidates = []
         for (ref_ids, inp_ids), similarity in zip(runs, similarities, strict=True):
             a, b = "+".join(ref_ids), "+".join(inp_ids)
-            candidates.append(CandidatePair(
+            candidates.append(CandidatePair.model_construct(
                 reference_id=a, input_id=b, similarity=similarity,
                 relevance=max(0.0, min(1.0, similarity if similarity is not None else 1.0)),
                 signals={"cosine": similarity} if similarity is not None else {},
@@ -524,12 +560,13 @@ class Engine:
 
     def _run_similarities(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
+        retrieval: dict[str, Any],
     ) -> list[float | None]:
         """Cosine of the mean vectors of each (reference run, input run); None without an embedder.
 
         Documents compared without vectors (the judge reads none) get their members' vectors from
-        the per-text cache, embedding what it lacks: a run's members are usually unsettled clauses
-        retrieval embedded already.
+        the per-text cache, embedding what it lacks (counted in ``retrieval``): a run's members are
+        often clauses retrieval embedded already.
         """
         if self.embedder is None:
             return [None] * len(runs)
@@ -537,6 +574,7 @@ class Engine:
         members = dict.fromkeys((side, cid) for run in runs for side in (0, 1) for cid in run[side]
                                 if documents[side].vectors is None)  # ordered: the same batches every run
         fresh = dict(zip(members, self._embed([documents[side].clause(cid).text for side, cid in members]))) if members else {}
+        _count_embedded(retrieval, [(side, cid) for side, cid in members])
 
         def vector(side: int, cid: str) -> np.ndarray:
             indexed = documents[side]
@@ -552,7 +590,7 @@ class Engine:
 
     def _finish_cached(
         self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair], judgements: list[Judgement],
-        pairs_key: str,
+        pairs_key: str, retrieval: dict[str, Any],
     ) -> ComparisonResult:
         """The finished report, reused when the same files were compared under the same config.
 
@@ -569,16 +607,16 @@ class Engine:
                 cached["report"][side]["source"] = document.source.summary() if document.source else None
             return ComparisonResult(
                 report=cached["report"], pairs=cached["pairs"], params=self.params(self.config), reference=ref,
-                input=inp, judgements=judgements, candidates=candidates,
+                input=inp, judgements=judgements, candidates=candidates, retrieval=retrieval,
             )
-        result = self._finish(ref, inp, candidates, judgements, self.config)
+        result = self._finish(ref, inp, candidates, judgements, self.config, retrieval=retrieval)
         self.store.put_json("report", key, {"report": result.report, "pairs": result.pairs})
         return result
 
     def repartition(self, result: ComparisonResult, config: Config) -> ComparisonResult:
         """Recompute the findings of a finished comparison under other thresholds, without any model."""
         redone = self._finish(result.reference, result.input, result.candidates, result.judgements, config,
-                              result.run_judgements)
+                              result.run_judgements, result.retrieval)
         redone.timings = result.timings
         return redone
 
@@ -629,7 +667,7 @@ class Engine:
                 **component.describe(),
                 "fingerprint": component.fingerprint,
                 "package": info.package,
-                "package_version": _version_of(info.package),
+                "package_version": self.registry.version_of(info.package),
             }
             if component.usage():
                 usage[stage] = component.usage()
@@ -660,8 +698,31 @@ def _clauses_from_cache(cached: dict, document: Document) -> list[Clause]:
     clauses = []
     for row in cached["clauses"]:
         start, end = row.pop("normalized_span")
-        clauses.append(Clause.model_validate({**row, "span": document.to_original(start, end).model_dump()}))
+        clauses.append(trusted(Clause, {**row, "span": document.to_original(start, end).model_dump()}))
     return clauses
+
+
+def _count_embedded(retrieval: dict[str, Any], clauses: list[tuple[int, str]]) -> None:
+    """Add the clauses ([side, id]) that needed a vector to ``retrieval``, each once."""
+    seen = {tuple(c) for c in retrieval.setdefault("embedded", [])}
+    fresh = [[side, cid] for side, cid in dict.fromkeys(clauses) if (side, cid) not in seen]
+    retrieval["embedded"].extend(fresh)
+    retrieval["embedded_clauses"] = retrieval.get("embedded_clauses", 0) + len(fresh)
+
+
+def _subset(document: IndexedDocument, positions: list[int]) -> IndexedDocument:
+    """The clauses of ``document`` at ``positions`` (no vectors)."""
+    return IndexedDocument(document=document.document, clauses=[document.clauses[i] for i in positions])
+
+
+def _plain(document: IndexedDocument) -> IndexedDocument:
+    """``document`` without vectors: what a retriever's lexical pass is given."""
+    return document if document.vectors is None else IndexedDocument(document=document.document, clauses=document.clauses)
+
+
+def _positions(document: IndexedDocument, part: IndexedDocument) -> list[int]:
+    """Positions in ``document`` of the clauses of ``part`` (a subset of it)."""
+    return [document.position(c.id) for c in part.clauses]
 
 
 def _with_runs(document: IndexedDocument, runs: list[tuple[str, ...]]) -> IndexedDocument:
@@ -682,10 +743,3 @@ def _with_runs(document: IndexedDocument, runs: list[tuple[str, ...]]) -> Indexe
     if vectors is not None and rows:
         vectors = np.vstack([vectors, np.asarray(rows, dtype=vectors.dtype)])
     return IndexedDocument(document=document.document, clauses=[*document.clauses, *extra], vectors=vectors)
-
-
-def _version_of(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None

@@ -68,9 +68,9 @@ def settle_identical(
     result = Settled()
     for key in exact:
         found = retrieved.get(key)
-        candidate = found if found is not None else CandidatePair(reference_id=key[0], input_id=key[1], relevance=1.0)
+        candidate = found if found is not None else CandidatePair.model_construct(reference_id=key[0], input_id=key[1], relevance=1.0)
         result.candidates.append(candidate.model_copy(update={"signals": {**candidate.signals, "identical": 1.0}}))
-        result.judgements.append(Judgement(
+        result.judgements.append(Judgement.model_construct(
             reference_id=key[0], input_id=key[1], p_same=1.0, p_differs=0.0, p_conflict=0.0,
             judge=JUDGE_NAME, signals={"identical": 1.0},
         ))

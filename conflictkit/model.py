@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -19,9 +19,18 @@ FindingKind = Literal["deviation", "missing", "added", "moved"]
 EditVerdict = Literal["editorial", "same-effect", "substantive"]
 Side = Literal["reference", "input"]
 Severity = Literal["high", "medium", "low"]
+M = TypeVar("M", bound=BaseModel)
 
 
-class Span(BaseModel):
+class _Model(BaseModel):
+    """Base of the report's models: a model's validator is built the first time it validates,
+    not at import, so a run pays only for the models it checks (the engine's own hot paths
+    build them with ``model_construct``; pydantic validates what comes from files and APIs)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class Span(_Model):
     """A half-open range of code points in a document's original text."""
 
     model_config = ConfigDict(frozen=True)
@@ -33,7 +42,7 @@ class Span(BaseModel):
         return text[self.start : self.end]
 
 
-class Clause(BaseModel):
+class Clause(_Model):
     """One clause of a document, holding only its own text (its children are cut out).
 
     ``text`` is the typographically normalized text used by models; ``span`` locates the clause
@@ -60,7 +69,7 @@ class Clause(BaseModel):
 SourceRole = Literal["body", "footnote", "endnote", "header", "footer"]
 
 
-class SourceBlock(BaseModel):
+class SourceBlock(_Model):
     """A range ``[start, end)`` of the document text and where it came from in the file.
 
     ``location`` holds what the format knows: ``page`` and ``bbox`` (PDF points, x0, y0, x1, y1 from
@@ -77,7 +86,7 @@ class SourceBlock(BaseModel):
     location: dict[str, Any] = Field(default_factory=dict)
 
 
-class DocumentSource(BaseModel):
+class DocumentSource(_Model):
     """How a document's text was read from its file: the format, the loader and the map back.
 
     ``details`` are facts for the report (tracked changes, pages, running headers removed...);
@@ -133,7 +142,7 @@ class DocumentSource(BaseModel):
         return {"format": self.format, "loader": self.loader, "details": self.details, "notes": self.notes}
 
 
-class Document(BaseModel):
+class Document(_Model):
     """A document as read from disk, with its normalized text and the map back to the original.
 
     ``offsets[i]`` is the index in ``original`` of the character that produced ``normalized[i]``;
@@ -156,10 +165,10 @@ class Document(BaseModel):
         from conflictkit.normalize import map_span
 
         s, e = map_span(self.offsets, start, end)
-        return Span(start=s, end=e)
+        return Span.model_construct(start=s, end=e)  # map_span gives ordered, non-negative ints
 
 
-class IndexedDocument(BaseModel):
+class IndexedDocument(_Model):
     """A document after segmentation, filtering and embedding: what retrieval and judges see."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -183,7 +192,7 @@ class IndexedDocument(BaseModel):
         return {c.id: i for i, c in enumerate(self.clauses)}
 
 
-class CandidatePair(BaseModel):
+class CandidatePair(_Model):
     """A (reference clause, input clause) pair kept by retrieval, with the signals gathered so far.
 
     ``relevance`` is what retrieval (or a scorer, when one is configured) ranks on, in [0, 1];
@@ -197,7 +206,7 @@ class CandidatePair(BaseModel):
     signals: dict[str, float] = Field(default_factory=dict)
 
 
-class Reason(BaseModel):
+class Reason(_Model):
     """A typed reason for a judgement: what kind of atom changed, and its two versions.
 
     Example: ``{"type": "number", "reference": "thirty (30) days", "input": "sixty (60) days"}``.
@@ -209,7 +218,7 @@ class Reason(BaseModel):
     detail: str | None = None
 
 
-class EditSide(BaseModel):
+class EditSide(_Model):
     """One side of an edit: a half-open span of the original file and the text found there.
 
     A pure insertion has an empty reference side (``start == end``, where the text would go in the
@@ -223,7 +232,7 @@ class EditSide(BaseModel):
     text: str = ""
 
 
-class Edit(BaseModel):
+class Edit(_Model):
     """One edit of an aligned pair (a region of the word-level edit script) and its verdict.
 
     ``verdict`` is ``editorial`` (``kind`` names the class: typography, markup, link, rename,
@@ -242,7 +251,7 @@ class Edit(BaseModel):
     detail: str | None = None
 
 
-class Judgement(BaseModel):
+class Judgement(_Model):
     """A judge's verdict on one candidate pair, as probabilities with reasons."""
 
     reference_id: str
@@ -257,7 +266,7 @@ class Judgement(BaseModel):
     """The pair's edits with their verdicts, from judges that judge edit by edit (empty otherwise)."""
 
 
-class ClauseSpan(BaseModel):
+class ClauseSpan(_Model):
     """One clause of a quote that covers a run of clauses: its span and id."""
 
     start: int
@@ -265,7 +274,7 @@ class ClauseSpan(BaseModel):
     clause_id: str
 
 
-class Quote(BaseModel):
+class Quote(_Model):
     """A cited span of one side of a finding: offsets into the original text and the text itself.
 
     A quote of a run of consecutive clauses (a split, a merge, a moved section) cites their hull
@@ -283,7 +292,7 @@ class Quote(BaseModel):
     location: dict[str, Any] | None = None  # page / paragraph / bbox in the source file, where the loader knows
 
 
-class Finding(BaseModel):
+class Finding(_Model):
     """A reported difference: a deviation or a move (both sides), a missing (reference) or an added (input).
 
     ``moved`` marks a deviation whose clause also changed place; ``definition`` marks a missing
@@ -312,3 +321,50 @@ class Finding(BaseModel):
     """The subject of its clause in the severity table (``liability``, ``payment``...); None: none listed."""
     severity_rule: str | None = None
     """The rule that set the severity, in words."""
+
+
+# -- building models from trusted data ------------------------------------------------------------
+
+_PLANS: dict[type, dict[str, tuple[str, type[BaseModel] | None]]] = {}
+
+
+def _plan(cls: type[BaseModel]) -> dict[str, tuple[str, type[BaseModel] | None]]:
+    """Per field of ``cls``: how a JSON value becomes its value ("model", "models" (a list) or "plain")."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = {}
+        for name, info in cls.model_fields.items():
+            annotation, how = info.annotation, "plain"
+            for arg in (annotation, *get_args(annotation)):  # X, X | None, list[X], list[X] | None
+                if isinstance(arg, type) and issubclass(arg, BaseModel):
+                    annotation, how = arg, "model"
+                    break
+                inner = get_args(arg)
+                if get_origin(arg) is list and inner and isinstance(inner[0], type) and issubclass(inner[0], BaseModel):
+                    annotation, how = inner[0], "models"
+                    break
+            plan[name] = (how, annotation if how != "plain" else None)
+        _PLANS[cls] = plan
+    return plan
+
+
+def trusted(cls: type[M], data: dict[str, Any]) -> M:
+    """``cls`` built with ``model_construct`` from data this program wrote itself with ``model_dump(mode="json")``
+    (a cache entry), nested models included: no validation, so internal hot paths skip pydantic's cost.
+
+    A required field that is missing raises KeyError (a damaged entry: the caller recomputes it);
+    data from outside (files, configs, APIs) goes through ``model_validate`` instead.
+    """
+    values = {}
+    for name, (how, sub) in _plan(cls).items():
+        if name not in data:
+            if cls.model_fields[name].is_required():
+                raise KeyError(f"{cls.__name__}.{name}")
+            continue
+        value = data[name]
+        if value is not None and how == "model":
+            value = trusted(sub, value)
+        elif value is not None and how == "models":
+            value = [trusted(sub, item) for item in value]
+        values[name] = value
+    return cls.model_construct(**values)

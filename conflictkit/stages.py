@@ -18,6 +18,7 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
@@ -41,7 +42,8 @@ Revision = Literal["accepted", "original"]
 class Options(BaseModel):
     """Base class of a backend's options: unknown keys are errors, never silently ignored."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # validators are built when a backend's options are first validated, not when its module is imported
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Component(ABC):
@@ -56,6 +58,9 @@ class Component(ABC):
     stage: ClassVar[StageName]
     Options: ClassVar[type[Options]] = Options
     version: ClassVar[str] = "1"
+    runtime_options: ClassVar[frozenset[str]] = frozenset()
+    """Options that change how a backend runs (threads, batch sizes), never what it returns: left out of
+    its fingerprint, so changing them keeps every cached result."""
     reads_words: ClassVar[bool] = False
     """Whether the backend reads the words of a language (a segmenter's definitions, a filter's notes, a
     judge's negators): the engine hands it the comparison's language pack (:meth:`use_language`), and
@@ -106,7 +111,8 @@ class Component(ABC):
     @property
     def fingerprint(self) -> str:
         """Identifies this backend and its options in cache keys and params.json."""
-        described = {"name": self.name, "version": self.version, "options": self.options.model_dump(mode="json")}
+        options = self.options.model_dump(mode="json", exclude=set(self.runtime_options))
+        described = {"name": self.name, "version": self.version, "options": options}
         if self.reads_words:
             described["language"] = self.language.fingerprint
         payload = json.dumps(described, sort_keys=True)
@@ -131,7 +137,7 @@ class LoadedText(BaseModel):
     ``source`` maps ranges of it back to pages, paragraphs or parts of the file.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     text: str
     source: DocumentSource
@@ -214,15 +220,35 @@ class Embedder(Component):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+@dataclass(frozen=True)
+class Settlement:
+    """What a retriever pairs before any clause is embedded: candidate pairs, each with at least one
+    clause no vector is needed for, and the clauses (positions in each whole document's ``clauses``)
+    it still needs vectors for and will rank in :meth:`Retriever.retrieve`."""
+
+    candidates: list[CandidatePair]
+    open_reference: list[int]
+    open_input: list[int]
+
+
 class Retriever(Component):
     """Pairs the clauses of two documents that may deal with the same matter.
 
     It must keep the number of pairs linear in the number of clauses: the judge sees tens of
     pairs per document pair, not thousands.
+
+    A retriever that ranks by vectors may first pair what needs none (:meth:`settle`): the engine
+    then embeds only the clauses left open and calls :meth:`retrieve` on those alone.
     """
 
     stage: ClassVar[StageName] = "retriever"
     needs_vectors: ClassVar[bool] = True
+
+    def settle(self, reference: IndexedDocument, input: IndexedDocument,
+               open: tuple[list[int], list[int]]) -> Settlement | None:
+        """Pairs found without vectors among the ``open`` clauses (positions in the whole documents given:
+        the operative clauses no identical pair settled), and those still open; None (the default): all are."""
+        return None
 
     @abstractmethod
     def retrieve(self, reference: IndexedDocument, input: IndexedDocument) -> list[CandidatePair]: ...
@@ -245,7 +271,7 @@ class Comparison(BaseModel):
     that works through its pairs in batches calls :meth:`advance` after each, so progress moves.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     reference: IndexedDocument
     input: IndexedDocument

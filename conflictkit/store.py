@@ -26,10 +26,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import platformdirs
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -328,6 +330,8 @@ class Store:
 
 def vector_bytes(vector: Any) -> bytes:
     """One vector as raw float32 bytes (the per-text vector caches)."""
+    import numpy as np  # here, not at the top: a run served from the store whole needs no numpy
+
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
@@ -335,6 +339,8 @@ def vector_from(raw: bytes) -> np.ndarray:
     """The inverse of :func:`vector_bytes`; a length that is not whole float32s is a ValueError."""
     if len(raw) % 4:
         raise ValueError("not a float32 vector")
+    import numpy as np
+
     return np.frombuffer(raw, dtype=np.float32).copy()
 
 

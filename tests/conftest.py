@@ -24,7 +24,7 @@ FAST_CONFIG = {
         "segmenter": {"use": "rules"},
         "filter": {"use": "rules"},
         "embedder": {"use": "hashing"},
-        "retriever": {"use": "cosine", "options": {"top_k": 3, "min_relevance": 0.2}},
+        "retriever": {"use": "cosine", "options": {"top_k": 3, "min_relevance": 0.2, "lexical": None}},
         "judge": {"use": "legal-atoms"},
     }
 }

@@ -119,3 +119,44 @@ def test_without_a_store_one_reference_against_two_inputs_embeds_each_text_once(
     embedded = engine.embedder.embedded
     assert first > 0 and len(embedded) > first  # the changed clauses are new texts
     assert len(embedded) == len(set(embedded))
+
+
+LEXICAL_FIRST = {**COUNTING, "pipeline": {**COUNTING["pipeline"], "retriever": {"use": "cosine", "options": {"min_relevance": 0.2}}}}
+
+
+def test_only_clauses_without_a_clear_lexical_match_are_embedded(tmp_path):
+    """The samples' edits are mostly clear BM25 matches: those clauses are paired lexically and never
+    embedded; the report counts both kinds, and unrelated documents (no clear match) embed every clause."""
+    with registered():
+        engine, _ = _engine(resolve(LEXICAL_FIRST), Store.disabled())
+        result = engine.compare(str(REFERENCE), str(INPUT))
+        summary = result.report["summary"]
+        embedded = engine.embedder.embedded
+        assert 0 < summary["embedded_clauses"] == len(embedded) < summary["lexical_clauses"]
+        ranked = {c.reference_id for c in result.candidates if "cosine" in c.signals}
+        assert {result.reference.clause(cid).text for cid in ranked} <= set(embedded)
+        everything, _ = _engine(resolve(COUNTING), Store.disabled())  # lexical: null
+        assert len(everything.embedder.embedded) == 0
+        everything.compare(str(REFERENCE), str(INPUT))
+        assert len(everything.embedder.embedded) > 3 * len(embedded)
+
+        unrelated, _ = _engine(resolve(LEXICAL_FIRST), Store.disabled())
+        nda = "1. The Receiving Party shall keep Confidential Information secret.\n\n2. This NDA lasts two years.\n"
+        lease = "1. The Tenant shall pay rent monthly.\n\n2. Pets are not allowed in the premises.\n"
+        summary = unrelated.compare_texts(nda, lease).report["summary"]
+        assert summary["lexical_clauses"] == 0 and summary["embedded_clauses"] == 4 == len(unrelated.embedder.embedded)
+
+
+def test_a_clear_edit_is_not_embedded_and_a_rewording_is():
+    with registered():
+        engine, events = _engine(resolve(LEXICAL_FIRST), Store.disabled())
+        old = ("1. The Customer shall pay each undisputed invoice issued under this Agreement within thirty (30) days of "
+               "receipt, by bank transfer to the account the Provider names in writing.\n\n"
+               "2. Either party may terminate this Agreement for convenience on ninety (90) days' written notice.\n")
+        result = engine.compare_texts(old, old.replace("thirty (30)", "sixty (60)"))
+        assert engine.embedder.warm_ups == 0 and "load embedder" not in events  # nothing needed a vector
+        assert result.report["summary"]["lexical_clauses"] == 2 and result.report["summary"]["embedded_clauses"] == 0
+        reworded = old.replace("Either party may terminate this Agreement for convenience on ninety (90) days' written notice.",
+                               "Neither side can end the contract early without cause.")
+        result = engine.compare_texts(old, reworded.replace("thirty (30)", "sixty (60)"))
+        assert sorted(engine.embedder.embedded) == sorted([result.reference.clauses[-1].text, result.input.clauses[-1].text])

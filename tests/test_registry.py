@@ -111,3 +111,60 @@ def test_unknown_plugin_backend_names_its_package():
     # the torch plugins say how to get torch's CPU build first
     with pytest.raises(UnknownBackendError, match=r"download.pytorch.org/whl/cpu, then pip install \./backends/conflictkit-sentence-transformers"):
         r.get("embedder", "sentence-transformers")
+
+
+def test_a_stage_is_collected_only_when_looked_up():
+    """Looking up a loader imports no segmenter backend, judge, retriever or other stage's plugin backend:
+    each stage's hooks run on first use."""
+    import subprocess
+
+    probe = ("import json, sys\n"
+             "from conflictkit.registry import get_registry\n"
+             "registry = get_registry()\n"
+             "before = set(sys.modules)\n"
+             "registry.get('loader', 'markdown')\n"
+             "print(json.dumps(sorted(set(sys.modules) - before)))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    imported = set(__import__("json").loads(done.stdout))
+    assert "conflictkit.formats.text" in imported
+    assert not {m for m in imported if m.startswith(("conflictkit.judges", "conflictkit.segmenters.rules", "conflictkit.retrievers"))}
+    assert not {m for m in imported if m.startswith("conflictkit_") and not m.startswith(("conflictkit_docx", "conflictkit_pdf"))}
+
+
+def test_loading_the_installed_plugins_imports_none_of_their_backends():
+    """Every installed plugin module (and its package's ``__init__``) imports its backends inside its hooks:
+    loading the plugins, as every command does, imports only the plugin modules themselves."""
+    import json
+    import subprocess
+    from importlib import metadata
+
+    probe = ("import json, sys\n"
+             "from conflictkit.registry import get_plugin_manager\n"
+             "get_plugin_manager()\n"
+             "print(json.dumps(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    imported = set(json.loads(done.stdout))
+    plugins = {ep.module for ep in metadata.entry_points(group="conflictkit")}
+    packages = {module.split(".")[0] for module in plugins}
+    assert plugins, "no plugin installed: this test needs the repository's plugin packages"
+    heavy = {m for m in imported if m.split(".")[0] in packages} - plugins - packages
+    assert not heavy, f"plugin modules import their backends when they load: {sorted(heavy)}"
+
+
+def test_a_backend_registered_under_the_wrong_stage_is_refused():
+    import pluggy
+
+    pm = pluggy.PluginManager("conflictkit")
+    pm.add_hookspecs(reg.hookspecs)
+
+    class Plugin:
+        @staticmethod
+        @reg.hookspecs.hookimpl
+        def register_judges(register):
+            register(HashingEmbedder)
+
+    pm.register(Plugin, name="wrong")
+    with pytest.raises(ConfigError, match="registered as a judge but is a embedder"):
+        reg.build_registry(pm).names("judge")

@@ -7,8 +7,20 @@ Workers build their :class:`~conflictkit.engine.Engine` once (models load once p
 return rendered files; only the driver writes, so every engine produces the same folders.
 """
 
-from conflictkit.batch.plan import BatchPair, pairs_from_inputs, pairs_from_manifest
-from conflictkit.batch.run import BatchResult, run_batch
-from conflictkit.batch.worker import PairOutcome
+import importlib
 
-__all__ = ["BatchPair", "BatchResult", "PairOutcome", "pairs_from_inputs", "pairs_from_manifest", "run_batch"]
+# name -> module: imported on first use, so a plugin's batch engine (which imports
+# conflictkit.batch.engines) does not pull in the driver, the store and the report writers.
+_EXPORTS = {
+    "BatchPair": "conflictkit.batch.plan", "pairs_from_inputs": "conflictkit.batch.plan",
+    "pairs_from_manifest": "conflictkit.batch.plan", "BatchResult": "conflictkit.batch.run",
+    "run_batch": "conflictkit.batch.run", "PairOutcome": "conflictkit.batch.worker",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

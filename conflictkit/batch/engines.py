@@ -1,22 +1,33 @@
 """Execution engines of a batch: the local process pool built in, others (Ray) from plugins.
 
 An engine runs pairs on its workers and yields ``(outcome, files)`` as each pair finishes, in any
-order. It runs the pairs in waves (:func:`waves`): the first pair of each reference before the
-others, so the reference is indexed once and every later pair finds it in the shared cache.
+order. An engine whose workers cannot share memory runs the pairs in waves (:func:`waves`): the
+first pair of each reference before the others, so the reference is indexed once and every later
+pair finds it in the shared cache.
+
+The local engine shares the work instead of copying it: on a system that can fork it loads every
+model and reads and segments each shared reference in one process, then forks the other workers
+from it and works alongside them, so the machine holds one copy of the model (the workers' pages
+stay shared until written) and no worker reads or segments the reference again.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+import sys
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from conflictkit.batch.plan import BatchPair
-from conflictkit.batch.worker import PairOutcome, Worker, compare_in_process, init_process_worker
+from conflictkit.batch.worker import PairOutcome, Worker, adopt_process_worker, compare_in_process, init_process_worker
 from conflictkit.errors import UserError, plugin_install_hint
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 Result = tuple[PairOutcome, dict[str, str]]
 
@@ -54,6 +65,17 @@ def failed(pair: BatchPair, message: str) -> Result:
     return PairOutcome(folder=pair.folder, reference=pair.reference, input=pair.input, status="failed", error=message), {}
 
 
+def shared_references(pairs: Sequence[BatchPair]) -> list[str]:
+    """References compared with more than one input, in plan order: worth preparing once for every worker."""
+    counts = Counter(pair.reference for pair in pairs)
+    return [reference for reference, n in counts.items() if n > 1]
+
+
+def can_fork() -> bool:
+    """Whether worker processes can be forked from this one (Linux; macOS's system libraries are not fork-safe)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
 class LocalEngine(BatchEngine):
     """A pool of worker processes on this machine (``--workers N``); one worker runs in-process."""
 
@@ -71,21 +93,73 @@ class LocalEngine(BatchEngine):
             for pair in pairs:
                 yield worker.compare(pair)
             return
-        # spawn, not fork: a forked copy of a process that already runs ONNX Runtime or torch threads can hang
+        if can_fork():
+            yield from self._run_forked(pairs, config_data, cache)
+        else:
+            yield from self._run_spawned(pairs, config_data, cache)
+
+    def _run_forked(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
+        """Prepare one worker here, fork the other workers' processes from this one (they inherit it), and
+        let this process compare pairs too whenever every forked worker has one: ``workers`` processes in all."""
+        from collections import deque
+        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+        worker = Worker(config_data, cache)
+        worker.prepare(shared_references(pairs))
+        # a tokenizer that ran threads here would warn in every child; workers need no threads of their own
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        adopt_process_worker(worker)
+        # an SQLite connection must not cross a fork: each process opens its own (this one reopens on its next use)
+        worker.engine.store.close()
+        gc.collect()
+        gc.freeze()  # the collector then never writes to the inherited objects, so their pages stay shared
+        try:
+            # with "fork", the pool starts every process at once, before its own threads exist
+            forked = min(self.workers, len(pairs)) - 1
+            self._pool = ProcessPoolExecutor(max_workers=forked, mp_context=multiprocessing.get_context("fork"))
+            queue, pending = deque(pairs), {}
+            while queue or pending:
+                while queue and len(pending) < 2 * forked:  # a forked worker never waits for this one to hand it work
+                    pair = queue.popleft()
+                    pending[self._pool.submit(compare_in_process, pair)] = pair
+                done = [future for future in pending if future.done()]
+                if not done and not queue:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield self._outcome(future, pending.pop(future))
+                if queue and not done:  # every forked worker is busy: this process takes the next pair
+                    yield worker.compare(queue.popleft())
+        finally:
+            gc.unfreeze()
+            adopt_process_worker(None)
+
+    def _run_spawned(self, pairs: Sequence[BatchPair], config_data: dict, cache: bool) -> Iterator[Result]:
+        """Fresh worker processes, each building its own worker; the reference reaches them through the cache."""
+        from concurrent.futures import ProcessPoolExecutor
+
         self._pool = ProcessPoolExecutor(
             max_workers=min(self.workers, len(pairs)), mp_context=multiprocessing.get_context("spawn"),
             initializer=init_process_worker, initargs=(config_data, cache),
         )
-        for wave in waves(pairs, cache):
-            pending: dict[Future, BatchPair] = {self._pool.submit(compare_in_process, p): p for p in wave}
+        yield from self._collect(self._pool, waves(pairs, cache))
+
+    @classmethod
+    def _collect(cls, pool: ProcessPoolExecutor, wave_list: list[list[BatchPair]]) -> Iterator[Result]:
+        from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+        for wave in wave_list:
+            pending: dict[Future, BatchPair] = {pool.submit(compare_in_process, p): p for p in wave}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    pair = pending.pop(future)
-                    try:
-                        yield future.result()
-                    except Exception as exc:  # the worker process died (out of memory, killed)
-                        yield failed(pair, f"worker process failed: {type(exc).__name__}: {exc}")
+                    yield cls._outcome(future, pending.pop(future))
+
+    @staticmethod
+    def _outcome(future, pair: BatchPair) -> Result:
+        try:
+            return future.result()
+        except Exception as exc:  # the worker process died (out of memory, killed)
+            return failed(pair, f"worker process failed: {type(exc).__name__}: {exc}")
 
     def close(self) -> None:
         if self._pool is not None:

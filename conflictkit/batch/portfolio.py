@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from conflictkit.report.severity import SEVERITIES, severity_rank
+from conflictkit.report.order import SEVERITIES, severity_rank
 
 _e = html.escape
 OTHER = "other"

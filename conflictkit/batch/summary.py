@@ -14,7 +14,7 @@ from urllib.parse import quote
 from conflictkit.batch.portfolio import PortfolioRow, portfolio_css, render_portfolio
 from conflictkit.batch.worker import PairOutcome
 from conflictkit.report.sets import check_beside, write_beside
-from conflictkit.report.severity import SEVERITIES
+from conflictkit.report.order import SEVERITIES
 
 SUMMARY_SCHEMA = "conflictkit.batch-summary/1"
 COLUMNS = ("input", "reference", "status", "deviation", "missing", "added", "max_p_conflict", "top_reasons", "error", "folder",

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conflictkit.batch.plan import BatchPair
 from conflictkit.errors import ConflictkitError
+
+if TYPE_CHECKING:
+    from conflictkit.model import Document
+
+RECENT_REFERENCES = 8  # reference documents a worker keeps read (a manifest may alternate between a few)
 
 REPORT_FORMATS = ("json", "md", "html")  # the pair's set; the summary page links to report.html
 TOP_REASONS = 3
@@ -52,7 +59,7 @@ def summarize_report(report: dict) -> tuple[dict[str, int], list[str], float | N
 
 def digest_findings(report: dict) -> tuple[dict[str, int], list[dict]]:
     """Counts per severity and what a portfolio shows of each finding, in the report's order (by severity)."""
-    from conflictkit.report.severity import ordered, severity_counts
+    from conflictkit.report.order import ordered, severity_counts
     from conflictkit.report.view import finding_title
 
     findings = ordered(report["findings"])
@@ -62,7 +69,11 @@ def digest_findings(report: dict) -> tuple[dict[str, int], list[dict]]:
 
 
 class Worker:
-    """Builds the engine once from resolved config data; models load on the first pair that needs them."""
+    """Builds the engine once from resolved config data; models load on the first pair that needs them.
+
+    A reference is read once while its file is unchanged, and the engine keeps its clauses, so a
+    reference compared with many inputs is read, segmented and (where needed) embedded once per worker.
+    """
 
     def __init__(self, config_data: dict, cache: bool = True) -> None:
         from conflictkit.config import resolve
@@ -70,15 +81,46 @@ class Worker:
         from conflictkit.store import get_store
 
         self.engine = Engine(resolve(config_data, "batch config"), store=get_store(enabled=cache))
+        self._references: OrderedDict[tuple[str, int, int], Document] = OrderedDict()
+
+    def reference(self, path: str) -> Document:
+        """The reference document at ``path``, read once while the file's size and modification time stay the same."""
+        from conflictkit.loaders import read_document
+
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return read_document(path, self.engine.config.limits.max_document_bytes)  # says what is wrong
+        key = (os.path.abspath(path), stat.st_size, stat.st_mtime_ns)
+        document = self._references.get(key)
+        if document is None:
+            document = self._references[key] = read_document(path, self.engine.config.limits.max_document_bytes)
+            while len(self._references) > RECENT_REFERENCES:
+                self._references.popitem(last=False)
+        self._references.move_to_end(key)
+        return document
+
+    def prepare(self, references: Iterable[str]) -> None:
+        """Load every backend and read and segment each reference now: a process pool that forks its
+        workers from this one after this shares the models and those references with all of them."""
+        self.engine.warm_up()
+        for path in references:
+            try:
+                self.engine.prepare(self.reference(path))
+            except ConflictkitError:
+                pass  # each of its pairs fails with the reason when it runs
 
     def compare(self, pair: BatchPair) -> tuple[PairOutcome, dict[str, str]]:
         """Compare one pair; a bad document is this pair's failure with its one-line reason, never the batch's."""
+        from conflictkit.loaders import read_document
         from conflictkit.report.writer import render_files
 
         started = time.perf_counter()
         outcome = PairOutcome(folder=pair.folder, reference=pair.reference, input=pair.input)
         try:
-            result = self.engine.compare(pair.reference, pair.input)
+            reference = self.reference(pair.reference)
+            document = read_document(pair.input, self.engine.config.limits.max_document_bytes)
+            result = self.engine.compare_documents(reference, document)
             files = render_files(result, REPORT_FORMATS)
         except ConflictkitError as exc:
             outcome.status, outcome.error = "failed", str(exc)
@@ -93,13 +135,20 @@ class Worker:
         return outcome, files
 
 
-# One worker per process for process-pool engines: the pool's initializer builds it.
+# One worker per process for process-pool engines: the pool's initializer builds it, or the pool
+# forks its processes from one that already holds it (see conflictkit.batch.engines.LocalEngine).
 _PROCESS_WORKER: Worker | None = None
 
 
 def init_process_worker(config_data: dict, cache: bool) -> None:
     global _PROCESS_WORKER
     _PROCESS_WORKER = Worker(config_data, cache)
+
+
+def adopt_process_worker(worker: Worker | None) -> None:
+    """Make ``worker`` this process's worker (a forking pool's processes inherit it); None forgets it."""
+    global _PROCESS_WORKER
+    _PROCESS_WORKER = worker
 
 
 def compare_in_process(pair: BatchPair) -> tuple[PairOutcome, dict[str, str]]:

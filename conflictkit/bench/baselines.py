@@ -18,7 +18,6 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field
 
-from conflictkit import hookimpl
 from conflictkit.errors import ConfigError
 from conflictkit.model import CandidatePair, Judgement
 from conflictkit.stages import Comparison, Judge, Options
@@ -90,9 +89,3 @@ class LineDiffJudge(Judge):
                 signals={"diff_ratio": ratio},
             ))
         return out
-
-
-@hookimpl
-def register_judges(register):
-    register(CosineOnlyJudge)
-    register(LineDiffJudge)

@@ -19,39 +19,53 @@ import click
 from conflictkit import __version__
 from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError, OutputError, is_environment_error
 
-# (module, attribute) of each built-in command, in the order --help lists them.
-COMMANDS: tuple[tuple[str, str], ...] = (
-    ("conflictkit.cli.compare", "compare"),
-    ("conflictkit.cli.batch", "batch"),
-    ("conflictkit.cli.inspect", "backends"),
-    ("conflictkit.cli.inspect", "config"),
-    ("conflictkit.cli.languages", "languages"),
-    ("conflictkit.cli.bench", "bench"),
-    ("conflictkit.cli.calibrate", "calibrate"),
-    ("conflictkit.cli.explain", "explain"),
-    ("conflictkit.cli.verify", "verify"),
-    ("conflictkit.cli.serve", "serve"),
-)
+# name -> (module, attribute) of each built-in command, in the order --help lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": ("conflictkit.cli.compare", "compare"),
+    "batch": ("conflictkit.cli.batch", "batch"),
+    "backends": ("conflictkit.cli.inspect", "backends"),
+    "config": ("conflictkit.cli.inspect", "config"),
+    "languages": ("conflictkit.cli.languages", "languages"),
+    "bench": ("conflictkit.cli.bench", "bench"),
+    "calibrate": ("conflictkit.cli.calibrate", "calibrate"),
+    "explain": ("conflictkit.cli.explain", "explain"),
+    "verify": ("conflictkit.cli.verify", "verify"),
+    "serve": ("conflictkit.cli.serve", "serve"),
+}
 
 
 class _CommandGroup(click.Group):
-    """The top-level group: commands (and the plugins that add some) load only when a command
-    is looked up or listed, so ``--version`` imports no plugin at all."""
+    """The top-level group: a command's module is imported only when that command is looked up,
+    and plugins (which may add commands) load only for a name that is not built in or when
+    --help lists every command, so ``compare`` imports no other command and ``--version`` no plugin."""
 
-    _loaded = False
-
-    def _load(self) -> None:
-        if not self._loaded:
-            type(self)._loaded = True
-            _add_commands(self)
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._plugin_commands: dict[str, click.Command] | None = None
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        self._load()
-        return super().get_command(ctx, cmd_name)
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        if cmd_name in COMMANDS:
+            module_name, attr = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module_name), attr)
+            self.add_command(command, cmd_name)
+            return command
+        return self.plugin_commands().get(cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load()
-        return super().list_commands(ctx)
+        others = (set(self.commands) | set(self.plugin_commands())) - set(COMMANDS)
+        return [*COMMANDS, *sorted(others)]
+
+    def plugin_commands(self) -> dict[str, click.Command]:
+        """Commands that installed plugins add through ``register_commands(cli)``; a built-in name wins."""
+        if self._plugin_commands is None:
+            from conflictkit.registry import get_plugin_manager
+
+            collector = click.Group()
+            get_plugin_manager().hook.register_commands(cli=collector)
+            self._plugin_commands = {name: cmd for name, cmd in collector.commands.items() if name not in COMMANDS}
+        return self._plugin_commands
 
 
 @click.group(cls=_CommandGroup, context_settings={
@@ -68,20 +82,6 @@ def cli() -> None:
     (a template, the old version, a playbook) and reports deviations, missing and added clauses,
     each with exact character spans in both originals.
     """
-
-
-def _add_commands(group: click.Group) -> None:
-    for module_name, attr in COMMANDS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        group.add_command(getattr(module, attr))
-    from conflictkit.registry import get_plugin_manager
-
-    get_plugin_manager().hook.register_commands(cli=group)
 
 
 def fail(message: str, code: int) -> None:

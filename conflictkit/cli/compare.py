@@ -28,7 +28,7 @@ class FailOn:
 
     def matches(self, finding: dict) -> bool:
         """Whether a finding (a report's, or a batch summary's digest of one) trips the gate."""
-        from conflictkit.report.severity import SEVERITIES, severity_rank
+        from conflictkit.report.order import SEVERITIES, severity_rank
 
         if not self:
             return False
@@ -40,7 +40,7 @@ class FailOn:
 def parse_fail_on(value: str | None) -> FailOn:
     """``deviations,missing`` -> those kinds; singular or plural; ``any`` means every kind; a severity
     (``high``, ``medium``, ``low``) gates on findings of at least that severity, of the kinds given if any."""
-    from conflictkit.report.severity import SEVERITIES
+    from conflictkit.report.order import SEVERITIES
 
     if not value:
         return FailOn()
@@ -129,12 +129,8 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     Exit codes: 0 done; 1 unexpected failure; 2 usage, config or input error;
                 3 a finding matched --fail-on.
     """
-    from conflictkit.config import load_config
-    from conflictkit.engine import Engine
-    from conflictkit.progress import StepTimes, TerminalProgress
-    from conflictkit.report.escape import sanitize_controls
-    from conflictkit.registry import get_registry
-    from conflictkit.report.writer import write_outputs
+    from conflictkit import rerun
+    from conflictkit.configfile import read_config
     from conflictkit.store import get_store
 
     gate = parse_fail_on(fail_on)
@@ -144,32 +140,75 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
         raise UserError("--revisions FILE.docx compares one file with itself: give no REFERENCE or INPUT with it")
     if not revisions and not (reference and input):
         raise UserError("give REFERENCE and INPUT, or --revisions FILE.docx (see 'conflictkit compare --help')")
-    renderer = get_registry().renderer(fmt)  # an unknown format fails before any work, listing the installed ones
-    if not renderer.printable and not out_dir:
-        raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
-    config = load_config(config_path)
+    verbosity = -1 if quiet else 1 if verbose else 0
+    data, source = read_config(config_path)
+    # a re-run that only prints is answered before anything is built (conflictkit.rerun)
+    key = None if no_cache or out_dir or revisions or STDIN in (reference, input) else rerun.rerun_key(data, [reference, input])
+    saved = rerun.lookup(get_store(), key, (reference, input)) if key else None
+    if saved is not None and fmt == "text" and verbosity < 0 and not sys.stdout.isatty():
+        report = saved.report  # the summary line is all it prints: no renderer to load
+        print_notes(report)
+        print_summary(report)
+    else:
+        from conflictkit.registry import get_registry
+        from conflictkit.stages import Rendering
+
+        renderer = get_registry().renderer(fmt)  # an unknown format fails before any work, listing the installed ones
+        if not renderer.printable and not out_dir:
+            raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
+        if saved is not None:
+            rendering = Rendering(saved.report, *saved.documents(), changes=changes, verbosity=verbosity, sort=sort)
+        else:
+            result = run_comparison(data, source, reference, input, revisions, no_cache)
+            rerun.save(get_store(), key, result)
+            rendering = Rendering.of_result(result, changes=changes, verbosity=verbosity, sort=sort)
+            if out_dir:
+                from conflictkit.report.writer import write_outputs
+
+                # a subfolder where --out could not be swapped
+                out_dir = str(write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)[0].parent)
+        report = rendering.report
+        print_notes(report)
+        print_result(rendering, renderer, out_dir)
+    if any(gate.matches(f) for f in report["findings"]):
+        return EXIT_FINDINGS
+    return 0
+
+
+def run_comparison(data, source: str, reference: str | None, input: str | None, revisions: str | None, no_cache: bool):
+    """Resolve the config and compare, showing progress on a terminal."""
+    from conflictkit.config import resolve
+    from conflictkit.engine import Engine
+    from conflictkit.progress import StepTimes, TerminalProgress
+    from conflictkit.store import get_store
+
+    config = resolve(data, source)
     documents = None if revisions else read_documents(reference, input, config.limits)
     progress = TerminalProgress(step_times=StepTimes(None) if no_cache else None)  # --no-cache writes nothing
     try:
         engine = Engine(config, store=get_store(enabled=not no_cache), progress=progress)
         if revisions:
-            result = engine.compare_revisions(revisions)
-        else:
-            result = engine.compare(reference, input) if documents is None else engine.compare_documents(*documents)
+            return engine.compare_revisions(revisions)
+        return engine.compare(reference, input) if documents is None else engine.compare_documents(*documents)
     finally:
         progress.close()
-    for side in ("reference", "input"):
-        for note in (result.report[side].get("source") or {}).get("notes", []):
-            click.echo(f"conflictkit: note: {sanitize_controls(note)}", err=True)
-    from conflictkit.stages import Rendering
 
-    rendering = Rendering.of_result(result, changes=changes, verbosity=-1 if quiet else 1 if verbose else 0, sort=sort)
-    if out_dir:
-        out_dir = str(write_outputs(result, out_dir, ("json", "md", fmt), changes, rendering)[0].parent)  # a subfolder where --out could not be swapped
-    print_result(rendering, renderer, out_dir)
-    if any(gate.matches(f) for f in result.report["findings"]):
-        return EXIT_FINDINGS
-    return 0
+
+def print_notes(report: dict) -> None:
+    """What a reviewer should know about how each document was read, on stderr."""
+    from conflictkit.report.escape import sanitize_controls
+
+    for side in ("reference", "input"):
+        for note in (report[side].get("source") or {}).get("notes", []):
+            click.echo(f"conflictkit: note: {sanitize_controls(note)}", err=True)
+
+
+def print_summary(report: dict) -> None:
+    """The summary line alone: what ``-q`` prints when stdout is not a terminal."""
+    from conflictkit.report.escape import sanitize_controls
+    from conflictkit.report.summary import summary_line
+
+    click.echo(sanitize_controls(summary_line(report)))
 
 
 def print_result(rendering, renderer, out_dir: str | None) -> None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from conflictkit.errors import EXIT_FINDINGS, EXIT_OK, InputError, UserError
-from conflictkit.grounding import STATUSES, Verification, Verifier
-from conflictkit.loaders import read_document
+
+if TYPE_CHECKING:  # the grounding package is imported when the command runs, not when --help lists it
+    from conflictkit.grounding import Verification, Verifier
 
 _KEYS = {"label", "quote", "start", "end"}
 _MAX_PROBLEMS = 5  # problems listed in the one-line error; the count says how many in all
@@ -100,6 +102,9 @@ def _item(n: int, entry: object) -> tuple[dict, str | None]:
 
 def _verifier(path: Path) -> Verifier:
     """The document read as ``compare`` reads it, so offsets from a report verify here."""
+    from conflictkit.grounding import Verifier
+    from conflictkit.loaders import read_document
+
     document = read_document(path)
     try:
         return Verifier(document.original)
@@ -139,6 +144,8 @@ def _json_type(value: object) -> str:
 
 
 def _counts(results: list[Verification]) -> dict[str, int]:
+    from conflictkit.grounding import STATUSES
+
     counted = Counter(r.status for r in results)
     return {status: counted.get(status, 0) for status in STATUSES}
 

@@ -14,7 +14,6 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field
 
-from conflictkit import hookimpl
 from conflictkit.stages import Embedder, Options
 
 _WORD = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
@@ -49,8 +48,3 @@ class HashingEmbedder(Embedder):
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return out / norms
-
-
-@hookimpl
-def register_embedders(register):
-    register(HashingEmbedder)

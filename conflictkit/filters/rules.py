@@ -22,7 +22,6 @@ from functools import lru_cache
 
 from pydantic import Field
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack, load
 from conflictkit.lexicon.regex import compile_pattern
 from conflictkit.model import Clause
@@ -239,8 +238,3 @@ def blank_form_field(text: str, language: str = DEFAULT_LANGUAGE) -> bool:
         return had_placeholder or key is not None
     # "Term: [●] months": what is left around the blank is a unit, not a term
     return had_placeholder and len(rest.split()) <= 2 and not _has_modal(rest, pack)
-
-
-@hookimpl
-def register_filters(register):
-    register(RulesFilter)

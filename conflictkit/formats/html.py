@@ -15,7 +15,6 @@ from typing import ClassVar
 
 from conflictkit.errors import InputError
 from conflictkit.formats.numerals import roman
-from conflictkit.hookspecs import hookimpl
 from conflictkit.loaders import decode_text
 from conflictkit.model import DocumentSource, SourceBlock
 from conflictkit.stages import LoadedText, Loader, Revision
@@ -235,8 +234,3 @@ class HtmlLoader(Loader):
             raise InputError(f"{name} is an HTML page with no text{what}; save the rendered page as text or PDF and compare that")
         details = {"paragraphs": len(blocks), "scripts_and_styles_dropped": dropped}
         return LoadedText(text=text, source=DocumentSource(format="html", loader=self.name, blocks=blocks, details=details))
-
-
-@hookimpl
-def register_loaders(register):
-    register(HtmlLoader)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.loaders import decode_text
 from conflictkit.model import DocumentSource
 from conflictkit.stages import LoadedText, Loader, Revision
@@ -28,9 +27,3 @@ class MarkdownLoader(TextLoader):
     name = "markdown"
     extensions: ClassVar[tuple[str, ...]] = (".md", ".markdown", ".mdown", ".mkd")
     format: ClassVar[str] = "markdown"
-
-
-@hookimpl
-def register_loaders(register):
-    register(TextLoader)
-    register(MarkdownLoader)

@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from conflictkit import hookimpl
 from conflictkit.errors import ConfigError
 from conflictkit.model import CandidatePair, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
@@ -317,9 +316,3 @@ def fit(X: np.ndarray | Sequence[Sequence[float]], y: Sequence[int], l2: float =
         if np.max(np.abs(step)) < 1e-8:
             break
     return {"weights": [float(t) for t in theta[:-1]], "bias": float(theta[-1])}
-
-
-@hookimpl
-def register_judges(register):
-    register(CascadeJudge)
-    register(WeightedJudge)

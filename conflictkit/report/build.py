@@ -9,7 +9,8 @@ from conflictkit.align import Alignment, Gap, Link
 from conflictkit.errors import GroundingError
 from conflictkit.model import CandidatePair, ClauseSpan, Finding, IndexedDocument, Judgement, Quote, Reason
 from conflictkit.report import PAIRS_SCHEMA, REPORT_SCHEMA
-from conflictkit.report.severity import SeverityTable, ordered, severity_counts
+from conflictkit.report.order import ordered, severity_counts
+from conflictkit.report.severity import SeverityTable
 
 FINDING_KINDS = ("deviation", "missing", "added", "moved")
 

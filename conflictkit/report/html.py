@@ -27,7 +27,7 @@ from typing import Any
 
 from conflictkit.errors import GroundingError
 from conflictkit.report.docview import Event, event, render_document_html
-from conflictkit.report.severity import SEVERITIES, counts_phrase, ordered, severity_rank
+from conflictkit.report.order import SEVERITIES, counts_phrase, ordered, severity_rank
 from conflictkit.report.view import ReportView, section_title, settle
 
 KINDS = ("deviation", "missing", "added", "moved")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from conflictkit.report.escape import escape_markdown
-from conflictkit.report.severity import SEVERITIES
+from conflictkit.report.order import SEVERITIES
 from conflictkit.report.view import ReportView
 
 CONTEXT_WORDS = 5

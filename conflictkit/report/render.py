@@ -16,7 +16,7 @@ from conflictkit.report.view import (
     settle,
     summary_line,
 )
-from conflictkit.report.severity import counts_phrase
+from conflictkit.report.order import counts_phrase
 
 ORDER_WORDS = {"severity": "by severity, then in document order", "document": "in document order",
                "kind": "by kind, then in document order"}

@@ -1,4 +1,5 @@
-"""The report formats built into the core, registered like any plugin's (``register_renderers``).
+"""The report formats built into the core, registered like any plugin's (``register_renderers``, in
+:mod:`conflictkit.plugins`).
 
 ``--format`` picks one by name; ``conflictkit backends`` lists every installed one. Each imports
 its implementation only when it renders, so registering them costs a command nothing.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.stages import Renderer, Rendering
 
 
@@ -23,6 +23,16 @@ class TextRenderer(Renderer):
         return render_text(rendering.report, rendering.texts, verbosity=rendering.verbosity, view=rendering.view)
 
     def print(self, rendering: Rendering) -> None:
+        import sys
+
+        if rendering.verbosity < 0 and not sys.stdout.isatty():  # -q on a pipe: the summary line, without rich
+            import click
+
+            from conflictkit.report.escape import sanitize_controls
+            from conflictkit.report.summary import summary_line
+
+            click.echo(sanitize_controls(summary_line(rendering.report)))
+            return
         from conflictkit.report.terminal import make_console, print_report
 
         print_report(make_console(), rendering.report, rendering.texts, verbosity=rendering.verbosity, view=rendering.view)
@@ -83,9 +93,3 @@ class RedlineRenderer(Renderer):
         from conflictkit.report.redline import render_redline_markdown
 
         return render_redline_markdown(rendering.view, rendering.changes)
-
-
-@hookimpl
-def register_renderers(register):
-    for renderer in (TextRenderer, JsonRenderer, MarkdownRenderer, HtmlRenderer, RedlineRenderer):
-        register(renderer)

@@ -9,7 +9,7 @@ heading, else its sections' headings, else, under no heading at all, its text); 
 turn the score into a severity, and the finding keeps the rule that set it (``severity_rule``).
 
 Findings are numbered in document order (the input's order, a missing clause where it would stand)
-and every view lists them by severity, then document order (:func:`ordered`), so an id names the
+and every view lists them by severity, then document order (:func:`conflictkit.report.order.ordered`), so an id names the
 same finding in the terminal, report.md, report.json, the HTML report, the review app and Word.
 """
 
@@ -28,11 +28,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from conflictkit.errors import ConfigError
+from conflictkit.report.order import KIND_ORDER
 from conflictkit.lexicon import AUTO, DEFAULT_LANGUAGE
 
-SEVERITIES = ("high", "medium", "low")
-SORTS = ("severity", "document", "kind")
-KIND_ORDER = ("deviation", "missing", "added", "moved")
 SEVERITY_TABLE = "severity"
 """The pack table (``tables/severity.yaml``) that holds a language's severity table."""
 
@@ -268,49 +266,3 @@ def table_of_config(config, language: str | None = None) -> SeverityTable:
     if language is None:
         language = config.language if config.language != AUTO else DEFAULT_LANGUAGE
     return load_table(config.severity.table, language)
-
-
-# -- the one order of findings ----------------------------------------------------------------------
-
-
-def severity_rank(finding: dict) -> int:
-    """0 for high, 1 medium, 2 low; 3 for a finding of a report made before severities."""
-    severity = finding.get("severity")
-    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
-
-
-def _number(finding: dict) -> int:
-    digits = "".join(ch for ch in str(finding.get("id") or "") if ch.isdigit())
-    return int(digits) if digits else 0
-
-
-def ordered(findings: Sequence[dict], sort: str = "severity") -> list[dict]:
-    """Findings in the order every view lists them: ``severity`` (high first, then document order),
-    ``document`` (ids are given in document order) or ``kind`` (deviations, missing, added, moved)."""
-    if sort not in SORTS:
-        raise ValueError(f"unknown sort {sort!r}; use one of {', '.join(SORTS)}")
-    keyed = list(enumerate(findings))
-    if sort == "severity":
-        keyed.sort(key=lambda item: (severity_rank(item[1]), _number(item[1]), item[0]))
-    elif sort == "document":
-        keyed.sort(key=lambda item: (_number(item[1]), item[0]))
-    else:
-        kinds = {k: n for n, k in enumerate(KIND_ORDER)}
-        keyed.sort(key=lambda item: (kinds.get(item[1].get("kind"), len(kinds)), _number(item[1]), item[0]))
-    return [f for _, f in keyed]
-
-
-def severity_counts(findings: Iterable[dict]) -> dict[str, int]:
-    """``{"high": 9, "medium": 11, "low": 4}``."""
-    counts = dict.fromkeys(SEVERITIES, 0)
-    for finding in findings:
-        if finding.get("severity") in counts:
-            counts[finding["severity"]] += 1
-    return counts
-
-
-def counts_phrase(findings: Sequence[dict]) -> str:
-    """``9 high, 11 medium, 4 low`` (empty for a report made before severities)."""
-    if not any(f.get("severity") for f in findings):
-        return ""
-    return ", ".join(f"{n} {s}" for s, n in severity_counts(findings).items())

@@ -25,7 +25,7 @@ from conflictkit.report.view import (
     settle,
     summary_line,
 )
-from conflictkit.report.severity import counts_phrase
+from conflictkit.report.order import counts_phrase
 
 SORT_HELP = {
     "severity": "listed by severity, then document order (--sort document: document order)",

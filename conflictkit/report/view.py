@@ -18,7 +18,8 @@ from functools import cached_property
 
 from conflictkit.report.doctext import RenderedDocument, render_document, text_format
 from conflictkit.report.explanations import explanation_lines
-from conflictkit.report.severity import ordered
+from conflictkit.report.order import ordered
+from conflictkit.report.summary import summary_line  # noqa: F401 (read here by every view)
 
 SIDES = ("reference", "input")
 P_CONFLICT_HELP = "P(conflict) is the judge's probability that the input clause changes the legal effect of the reference clause"
@@ -66,17 +67,6 @@ def describe_reason(reason: dict) -> str:
     else:
         text = kind
     return f"{text} ({detail})" if detail and (ref is not None or inp is not None) else (detail or text)
-
-
-def summary_line(report: dict) -> str:
-    """``16 deviations, 4 missing, 4 added; 64 covered, ...``: the counts of a report in one line."""
-    s = report["summary"]
-    return (
-        f"{s['deviation']} deviation{'s' * (s['deviation'] != 1)}, {s['missing']} missing, {s['added']} added"
-        f"{f', {moved} moved' if (moved := s.get('moved')) else ''}; "
-        f"{s['covered']} covered, {s['filtered']['reference'] + s['filtered']['input']} non-operative filtered; "
-        f"{s['judged_pairs']} pairs judged of {s['all_pairs']} possible; {s['spans_checked']} spans grounded"
-    )
 
 
 def section_title(quote: dict) -> str:
@@ -185,7 +175,7 @@ class ReportView:
     ``texts`` are the two document texts the report's offsets index (``{"reference": ..., "input":
     ...}``); without them each quote is rendered on its own. ``blocks`` are the loaders' source
     blocks per side, where the caller has them (a Word file's exact paragraphs). ``sort`` is the
-    order every view lists the findings in (:func:`conflictkit.report.severity.ordered`: ``severity``,
+    order every view lists the findings in (:func:`conflictkit.report.order.ordered`: ``severity``,
     then document order, by default).
     """
 

@@ -4,6 +4,9 @@ The number of pairs is at most ``k * (n + m)``, linear in the clause counts, wha
 document sizes; ``min_relevance`` drops pairs that are close only because nothing else is.
 Similarities are computed a block of rows at a time (:mod:`conflictkit.retrievers.blocks`), so
 memory stays linear too.
+
+With ``lexical`` options (the default), clauses whose BM25 match is clear are paired lexically
+first and never embedded (:mod:`conflictkit.retrievers.lexical`); cosine ranks the rest.
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field
 
-from conflictkit import hookimpl
 from conflictkit.model import CandidatePair, IndexedDocument
 from conflictkit.retrievers.blocks import RowBlocks, mutual_top_k
-from conflictkit.stages import Options, Retriever
+from conflictkit.retrievers.lexical import LexicalOptions, lexical_pass
+from conflictkit.stages import Options, Retriever, Settlement
 
 
 class CosineOptions(Options):
     top_k: int = Field(3, ge=1, le=100, description="keep each clause's k most similar counterparts")
     min_relevance: float = Field(0.3, ge=-1.0, le=1.0, description="minimum cosine similarity of a kept pair")
+    lexical: LexicalOptions | None = Field(default_factory=LexicalOptions, description=(
+        "pair clauses whose BM25 match is clear before embedding, and embed only the rest; null embeds every clause"))
 
 
 def operative_vectors(document: IndexedDocument, indices: list[int]) -> np.ndarray:
@@ -57,6 +62,12 @@ class CosineRetriever(Retriever):
     name: ClassVar[str] = "cosine"
     Options: ClassVar[type[Options]] = CosineOptions
 
+    def settle(self, reference: IndexedDocument, input: IndexedDocument,
+               open: tuple[list[int], list[int]]) -> Settlement | None:
+        if self.options.lexical is None:
+            return None
+        return lexical_pass(reference, input, self.options.lexical, self.options.top_k, open)
+
     def retrieve(self, reference: IndexedDocument, input: IndexedDocument) -> list[CandidatePair]:
         ref_idx = operative_indices(reference)
         inp_idx = operative_indices(input)
@@ -69,7 +80,7 @@ class CosineRetriever(Retriever):
         pairs = []
         for i, j, score in zip(rows.tolist(), cols.tolist(), scores.tolist()):
             pairs.append(
-                CandidatePair(
+                CandidatePair.model_construct(
                     reference_id=reference.clauses[ref_idx[i]].id,
                     input_id=input.clauses[inp_idx[j]].id,
                     similarity=score,
@@ -78,8 +89,3 @@ class CosineRetriever(Retriever):
                 )
             )
         return pairs
-
-
-@hookimpl
-def register_retrievers(register):
-    register(CosineRetriever)

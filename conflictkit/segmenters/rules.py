@@ -15,7 +15,6 @@ import re
 
 from pydantic import Field
 
-from conflictkit.hookspecs import hookimpl
 from conflictkit.model import Clause, ClauseKind, Document
 from conflictkit.segmenters.blocks import Block, scan
 from conflictkit.segmenters.cut import cut_long
@@ -168,8 +167,8 @@ class _Run:
         if node is not None and node.clause_id is None:
             node.clause_id = clause_id
         span = self.document.to_original(start, end)
-        self.out.append(Clause(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
-                               parent=parent, order=len(self.out)))
+        self.out.append(Clause.model_construct(id=clause_id, text=body, span=span, kind=kind, heading=heading, section=section,
+                                               parent=parent, order=len(self.out)))
 
     def _parent_above(self, node: Node) -> str | None:
         stack = self.tree.stack
@@ -244,8 +243,3 @@ def _bold_title(text: str, block: Block) -> str | None:
             title = strip_markup(_flat(raw[inner_start:close])).rstrip(".:")
             return title or None
     return None
-
-
-@hookimpl
-def register_segmenters(register):
-    register(RulesSegmenter)

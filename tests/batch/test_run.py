@@ -104,6 +104,54 @@ def test_unknown_engine_and_misplaced_address():
         get_engine("local", 1, "ray://head:10001")
 
 
+def test_a_worker_reads_and_segments_a_reference_once_while_it_is_unchanged(portfolio, fast_config, tmp_path):
+    from conflictkit.batch.worker import Worker
+
+    reference = tmp_path / "template.md"
+    reference.write_text(REFERENCE.read_text(encoding="utf-8"), encoding="utf-8")
+    worker = Worker(config_data(fast_config), cache=False)
+    worker.prepare([str(reference), str(tmp_path / "missing.md")])  # a missing reference fails its pairs later
+    first = worker.reference(str(reference))
+    assert worker.reference(str(reference)) is first
+    segmented = []
+    original = worker.engine._segment_fresh
+    worker.engine._segment_fresh = lambda document: segmented.append(document.path) or original(document)
+    for name in ("draft.md", "longer-notice.md"):
+        pair = pairs_from_inputs(str(reference), [str(portfolio[1] / name)])[0]
+        assert worker.compare(pair)[0].status == "ok"
+    assert str(reference) not in segmented and len(segmented) == 2  # only the inputs
+    reference.write_text(first.original.replace("thirty (30) days", "sixty (60) days"), encoding="utf-8")
+    assert worker.reference(str(reference)) is not first
+
+
+def test_shared_references_are_those_of_more_than_one_pair():
+    from conflictkit.batch.engines import shared_references
+    from conflictkit.batch.plan import BatchPair
+
+    pairs = [BatchPair("a.md", "x.md", "1"), BatchPair("b.md", "y.md", "2"), BatchPair("a.md", "z.md", "3")]
+    assert shared_references(pairs) == ["a.md"]
+
+
+@pytest.mark.slow  # forks worker processes
+def test_forked_workers_share_the_cache_and_leave_it_sound(portfolio, fast_config, tmp_path, monkeypatch):
+    import sqlite3
+
+    from conflictkit.batch.engines import can_fork
+
+    if not can_fork():
+        pytest.skip("workers are forked only on Linux")
+    monkeypatch.setenv("CONFLICTKIT_CACHE_DIR", str(tmp_path / "cache"))
+    _, one = _run(portfolio, fast_config, tmp_path / "one", workers=1, cache=False)
+    _, two = _run(portfolio, fast_config, tmp_path / "two", workers=2, cache=True)
+    for a, b in zip(one.outcomes, two.outcomes):
+        assert a.status == b.status
+        if a.status == "ok":
+            assert _findings(tmp_path / "one", a) == _findings(tmp_path / "two", b)
+    with sqlite3.connect(tmp_path / "cache" / "cache.sqlite") as db:
+        assert db.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        assert db.execute("SELECT count(*) FROM entries WHERE namespace = 'report'").fetchone()[0] >= 3
+
+
 def test_a_users_summary_file_in_out_is_refused_before_any_work(portfolio, fast_config, tmp_path):
     """summary.csv and friends were replaced with no question: a user's own summary.csv was lost."""
     out = tmp_path / "out"

@@ -135,6 +135,17 @@ def test_nine_editorial_edits_and_one_substantive_edit_give_a_finding_for_that_e
     assert len([e for e in judgement.edits if e.verdict == "editorial"]) >= 3
 
 
+def test_a_reason_that_spans_an_editorial_edit_quotes_the_reference_itself():
+    """The families read the reference with its editorial edits applied; a quote of that text across an
+    edit ("Customer's" for "Customer 's") is not in the reference, and was dropped by grounding."""
+    reference = "Provider may suspend the Service unless Customer \u2019s account is paid in full."
+    input = "Provider may suspend the Service unless Customer's account is settled in part."
+    judgement = judged(reference, input)
+    quotes = [r.reference for r in judgement.reasons if r.reference]
+    assert judgement.p_conflict >= FLAG and any("unless" in q for q in quotes)
+    assert all(q in flat(reference) for q in quotes), quotes
+
+
 def test_many_small_edits_do_not_hide_a_widened_grant():
     reference = ("Licensee may use, copy and modify the Software solely for its internal business purposes at the "
                  "Site, subject to the payment of the Fees and to the restrictions in this Agreement, and shall keep "

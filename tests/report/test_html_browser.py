@@ -286,13 +286,19 @@ LEVEL = """() => {
 
 def assert_level_while_scrolling(page, steps: int = 12) -> int:
     """Scroll the input from top to bottom (and the reference back up); matching paragraphs in view stay within 40 px."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     checked = 0
     for side in ("input", "reference"):
         height = page.locator(f"#doc-{side}").evaluate("d => d.scrollHeight - d.clientHeight")
         for k in range(steps + 1):
             top = height * (k if side == "input" else steps - k) / steps
             page.locator(f"#doc-{side}").evaluate(f"d => {{ d.scrollTop = {top}; }}")
-            page.wait_for_timeout(30)
+            # the other pane follows on the scroll event, a frame or two later (more on a loaded machine)
+            try:
+                page.wait_for_function(f"() => {{ const g = ({LEVEL})(); return g.length && Math.max(...g) <= 40; }}", timeout=2000)
+            except PlaywrightTimeout:
+                pass  # the assertions below say how far apart they stayed
             gaps = page.evaluate(LEVEL)
             assert gaps, f"no matching paragraphs in view at {side} {top:.0f}px"
             assert max(gaps) <= 40, (side, top, max(gaps))

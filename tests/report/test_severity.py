@@ -11,14 +11,8 @@ import yaml
 from conflictkit.config import load_config, resolve
 from conflictkit.engine import Engine
 from conflictkit.errors import ConfigError
-from conflictkit.report.severity import (
-    SEVERITIES,
-    load_table,
-    ordered,
-    severity_counts,
-    table_from_data,
-    table_of_config,
-)
+from conflictkit.report.order import SEVERITIES, ordered, severity_counts
+from conflictkit.report.severity import load_table, table_from_data, table_of_config
 from conflictkit.stages import Rendering
 from conflictkit.store import Store
 from tests.conftest import FAST_CONFIG, INPUT, REFERENCE

@@ -25,7 +25,7 @@ from conflictkit.model import CandidatePair, IndexedDocument
 from conflictkit.retrievers.blocks import RowBlocks, top_k_of_groups, top_k_rows_and_columns
 from conflictkit.retrievers.cosine import cosine_at, cosine_blocks, operative_indices, operative_vectors
 from conflictkit.stages import Options, Retriever
-from conflictkit_bm25.bm25 import BM25Index, BM25Params, _sparse
+from conflictkit_bm25.bm25 import BM25Params, bm25_index
 
 
 class FusionWeights(Options):
@@ -110,10 +110,6 @@ class HybridRetriever(Retriever):
     Options: ClassVar[type[Options]] = HybridOptions
     needs_vectors: ClassVar[bool] = True
 
-    def warm_up(self) -> None:
-        _sparse()
-        super().warm_up()
-
     def retrieve(self, reference: IndexedDocument, input: IndexedDocument) -> list[CandidatePair]:
         if reference.vectors is None or input.vectors is None:
             raise ConfigError(
@@ -126,7 +122,7 @@ class HybridRetriever(Retriever):
         o = self.options
         n, m = len(ref_idx), len(inp_idx)
         ref_vectors, inp_vectors = operative_vectors(reference, ref_idx), operative_vectors(input, inp_idx)
-        lexical = BM25Index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], o.bm25)
+        lexical = bm25_index([reference.clauses[i].text for i in ref_idx], [input.clauses[j].text for j in inp_idx], o.bm25)
         rankers = {"bm25": lexical.rows, "cosine": cosine_blocks(ref_vectors, inp_vectors)}
         rows, cols, fused = sparse_rrf(rankers, o.weights.model_dump(), n, m, o.k, o.rrf_k)
         cosine = cosine_at(ref_vectors, inp_vectors, rows, cols)
@@ -136,7 +132,7 @@ class HybridRetriever(Retriever):
         rows, cols, fused, cosine, bm25 = rows[plausible], cols[plausible], fused[plausible], cosine[plausible], bm25[plausible]
         kept = top_k_of_groups(rows, cols, fused, o.top_k) | top_k_of_groups(cols, rows, fused, o.top_k)
         return [
-            CandidatePair(
+            CandidatePair.model_construct(
                 reference_id=reference.clauses[ref_idx[i]].id,
                 input_id=input.clauses[inp_idx[j]].id,
                 similarity=c,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from conflictkit import hookimpl
-from conflictkit_bm25.bm25 import BM25Retriever
-from conflictkit_bm25.hybrid import HybridRetriever
 
 
 @hookimpl
 def register_retrievers(register):
+    from conflictkit_bm25.bm25 import BM25Retriever
+    from conflictkit_bm25.hybrid import HybridRetriever
+
     register(BM25Retriever)
     register(HybridRetriever)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from conflictkit import hookimpl
-from conflictkit_docx.loader import DocxLoader
-from conflictkit_docx.renderer import DocxRenderer
 
 
 @hookimpl
 def register_loaders(register):
+    from conflictkit_docx.loader import DocxLoader
+
     register(DocxLoader)
 
 
 @hookimpl
 def register_renderers(register):
+    from conflictkit_docx.renderer import DocxRenderer
+
     register(DocxRenderer)

@@ -26,7 +26,7 @@ from conflictkit.errors import BackendError
 from conflictkit.report.docdiff import Change, DocumentDiff, Step, Unit, units_of
 from conflictkit.report.doctext import RenderedDocument, render_document
 from conflictkit.report.view import ReportView, describe_reason, section_title
-from conflictkit.report.severity import counts_phrase
+from conflictkit.report.order import counts_phrase
 from conflictkit_docx.package import w
 from conflictkit_docx.tracked import AUTHOR, TrackedDocument, accept_revisions
 from conflictkit_docx.typeset import el, heading_style, is_header_row, make_run, paragraph, row, table, text_runs, typeset

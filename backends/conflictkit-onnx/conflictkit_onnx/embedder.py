@@ -28,7 +28,12 @@ class OnnxOptions(Options):
     # clauses/s at 32 vs 8 on corpus clauses here; 4 beat 8 by 7-36% in four runs on the ~50-page
     # pair's clauses, benchmarks/results/embedder.md), where padding and the attention matrices stay small
     batch_size: int = Field(4, ge=1, le=4096)
-    threads: int | None = Field(None, ge=1, le=256, description="ONNX Runtime intra-op threads (default: its own choice)")
+    # one intra-op thread, no spinning: measured fastest or level with two threads on a shared 2-core machine,
+    # at half the CPU of ONNX Runtime's default (a thread per core, spinning), and what batch workers sharing
+    # the cores need (benchmarks/results/onnx-threads.md); more threads can pay off for big inputs on an idle machine
+    threads: int | None = Field(1, ge=1, le=256, description="ONNX Runtime intra-op threads (null: its own choice, one per core)")
+    spinning: bool = Field(False, description="let idle intra-op threads spin waiting for work (ONNX Runtime's default) "
+                                              "rather than sleep: faster hand-offs on an idle machine, CPU burnt on a busy one")
 
 
 class OnnxEmbedder(Embedder):
@@ -36,6 +41,7 @@ class OnnxEmbedder(Embedder):
 
     name: ClassVar[str] = "onnx"
     Options: ClassVar[type[Options]] = OnnxOptions
+    runtime_options: ClassVar[frozenset[str]] = frozenset({"threads", "spinning", "batch_size"})
 
     def __init__(self, options=None) -> None:
         super().__init__(options)
@@ -56,7 +62,7 @@ class OnnxEmbedder(Embedder):
             raise MissingDependencyError(f"the onnx embedder needs {exc.name}; {INSTALL_HINT}") from None
         files = model_files.resolve(self.options.model, self.options.file_name)
         self._tokenizer = _load_tokenizer(Tokenizer, files, self.options.max_length or files.max_length)
-        self._session = _load_session(onnxruntime, files, self.options.threads)
+        self._session = _load_session(onnxruntime, files, self.options.threads, self.options.spinning)
         self._inputs = frozenset(i.name for i in self._session.get_inputs())
         missing = {"input_ids", "attention_mask"} - self._inputs
         outputs = [o for o in self._session.get_outputs() if len(o.shape) == 3]
@@ -123,12 +129,14 @@ def _load_tokenizer(tokenizer_class, files: ModelFiles, max_length: int):
     return tokenizer
 
 
-def _load_session(onnxruntime, files: ModelFiles, threads: int | None):
+def _load_session(onnxruntime, files: ModelFiles, threads: int | None, spinning: bool):
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3  # the CLI owns the terminal; real problems raise
     if threads:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "1" if spinning else "0")
     try:
         return onnxruntime.InferenceSession(str(files.onnx), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # not an ONNX file, a truncated download, an unsupported opset

@@ -1,9 +1,10 @@
 """Registers the ``onnx`` embedder (entry point group ``conflictkit``)."""
 
 from conflictkit import hookimpl
-from conflictkit_onnx.embedder import OnnxEmbedder
 
 
 @hookimpl
 def register_embedders(register):
+    from conflictkit_onnx.embedder import OnnxEmbedder
+
     register(OnnxEmbedder)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from conflictkit import hookimpl
-from conflictkit_pdf.loader import PdfLoader
 
 
 @hookimpl
 def register_loaders(register):
+    from conflictkit_pdf.loader import PdfLoader
+
     register(PdfLoader)

@@ -1,29 +1,16 @@
 """The legal-atoms judge: typed atoms of two clauses (negation, modality, parties, numbers, dates,
 places, qualifiers, exceptions, scope) extracted and compared without any model.
 
-Registered as the judge backend ``legal-atoms``. :func:`extract` and :func:`compare` are usable
-on their own (``compare(extract(a), extract(b))`` lists the typed differences of two clause texts).
+Registered (by :mod:`conflictkit.plugins`) as the judge backend ``legal-atoms``. :func:`extract` and
+:func:`compare` are usable on their own (``compare(extract(a), extract(b))`` lists the typed differences of two clause texts).
 """
 
 from __future__ import annotations
 
-from conflictkit import hookimpl
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
-from conflictkit.judges.atoms.family import Family, builtin_families
+from conflictkit.judges.atoms.family import Family
 from conflictkit.judges.atoms.judge import LegalAtomsJudge
-
-
-@hookimpl
-def register_judges(register):
-    register(LegalAtomsJudge)
-
-
-@hookimpl
-def register_families(register):
-    """The built-in rule families register like a plugin's (:func:`builtin_families`)."""
-    for family in builtin_families():
-        register(family)
 
 
 def __getattr__(name: str):
@@ -35,4 +22,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["ClauseAtoms", "Difference", "DifferenceWeights", "Family", "LegalAtomsJudge", "LegalAtomsOptions", "compare",
-           "extract", "register_families", "register_judges"]
+           "extract"]

@@ -179,16 +179,19 @@ def view_of(ref_source: str, ref_origin: int, inp_source: str, inp_origin: int, 
     return PairView(a, b, ref_origin, inp_origin, split_edits(a, b), context or EMPTY, lexicon, headings)
 
 
-def assemble(tokens_a: Tokens, tokens_b: Tokens, edits: list[TextEdit], applied: set[int]) -> tuple[str, list[tuple[int, int]]]:
+def assemble(tokens_a: Tokens, tokens_b: Tokens, edits: list[TextEdit], applied: set[int],
+             origins: list[tuple[int, int, int, int]] | None = None) -> tuple[str, list[tuple[int, int]]]:
     """The reference text with the edits numbered in ``applied`` taken from the input, and where each
     edit's text (the version used) lies in the result (a point for an empty one).
 
     Tokens keep the spacing of the text they come from; where the two texts meet, the input's
-    spacing around the applied edit decides."""
+    spacing around the applied edit decides. ``origins``, when given, receives for every token of the
+    result its span there and the reference tokens it stands for (an applied edit's tokens stand for
+    the whole edit's reference tokens), which :func:`in_reference` reads."""
     out: list[str] = []
     length = 0
 
-    def emit(tokens: Tokens, i: int, j: int, spaced: bool | None = None) -> int | None:
+    def emit(tokens: Tokens, i: int, j: int, spaced: bool | None = None, source: tuple[int, int] | None = None) -> int | None:
         nonlocal length
         first = None
         for k in range(i, j):
@@ -199,6 +202,8 @@ def assemble(tokens_a: Tokens, tokens_b: Tokens, edits: list[TextEdit], applied:
             if first is None:
                 first = length
             out.append(tokens.words[k])
+            if origins is not None:
+                origins.append((length, length + len(tokens.words[k]), *(source or (k, k + 1))))
             length += len(tokens.words[k])
         return first
 
@@ -207,7 +212,8 @@ def assemble(tokens_a: Tokens, tokens_b: Tokens, edits: list[TextEdit], applied:
     for n, e in enumerate(edits):
         emit(tokens_a, pos, e.i1, lead)
         if n in applied:
-            start = emit(tokens_b, e.j1, e.j2, tokens_b.spaced_before(e.j1) if e.j1 < len(tokens_b.words) else None)
+            start = emit(tokens_b, e.j1, e.j2, tokens_b.spaced_before(e.j1) if e.j1 < len(tokens_b.words) else None,
+                         (e.i1, e.i2))
             lead = tokens_b.spaced_before(e.j2) if e.j2 < len(tokens_b.words) else None
         else:
             start = emit(tokens_a, e.i1, e.i2, lead if e.i1 == pos else None)
@@ -216,6 +222,20 @@ def assemble(tokens_a: Tokens, tokens_b: Tokens, edits: list[TextEdit], applied:
         pos = e.i2
     emit(tokens_a, pos, len(tokens_a.words), lead)
     return "".join(out), spans
+
+
+def in_reference(quote: str | None, text: str, origins: list[tuple[int, int, int, int]], tokens: Tokens) -> str | None:
+    """A quote of the text :func:`assemble` built, as the reference's own words: the reference tokens
+    the quoted tokens stand for (a quote that spans an applied edit quotes the edit's original words),
+    so every quote of the judge can be found in the clause it names. A quote the reference already
+    holds, or one that stands only on inserted words, is returned unchanged."""
+    if quote is None or quote in tokens.normalized or (start := text.find(quote)) < 0:
+        return quote
+    end = start + len(quote)
+    covered = [(lo, hi) for a, b, lo, hi in origins if a < end and b > start and hi > lo]
+    if not covered:
+        return quote
+    return tokens.text(min(lo for lo, _ in covered), max(hi for _, hi in covered))
 
 
 def text_of(tokens: Tokens) -> str:

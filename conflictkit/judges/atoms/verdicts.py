@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conflictkit.filters.rules import non_binding_reason, version_stamp
 from conflictkit.grounding.tokens import Tokens, token_class
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.editorial import classify, is_pointer, xref_words
-from conflictkit.judges.atoms.edits import EditRuling, PairView, TextEdit, assemble
+from conflictkit.judges.atoms.edits import EditRuling, PairView, TextEdit, assemble, in_reference
 from conflictkit.judges.atoms.extract import extract
 from conflictkit.judges.atoms.families.content import FAMILY as CONTENT, gives_up, root
 
@@ -39,7 +39,8 @@ def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudg
     lexicon = view.lexicon
     classes = [classify(view, e) for e in view.edits]
     editorial = {n for n, found in enumerate(classes) if found is not None}
-    base_text, base_spans = assemble(view.ref, view.inp, view.edits, editorial)
+    origins: list[tuple[int, int, int, int]] = []
+    base_text, base_spans = assemble(view.ref, view.inp, view.edits, editorial, origins)
     base = ref_atoms if not editorial else extract(base_text, language)
     differences = compare(base, inp_atoms, lexicon) if base.text != inp_atoms.text else []
     owners = attribute(differences, base_text, base_spans, inp_atoms.text, _input_spans(view), editorial,
@@ -50,7 +51,16 @@ def judge_edits(view: PairView, ref_atoms, inp_atoms, language: str) -> EditJudg
     _own(unexplained_differences(view, owners, editorial, base, inp_atoms, base_spans), differences, owners)
     rulings = [_ruling(view, n, e, classes[n], owners.get(n)) for n, e in enumerate(view.edits)]
     typos = [d for n, r in enumerate(rulings) if r.kind == "typography" and n not in editorial for d in owners[n]]
-    return EditJudgement([d for d in differences if d not in typos], base, rulings)
+    if not editorial:
+        return EditJudgement([d for d in differences if d not in typos], base, rulings)
+
+    def quoted(d):  # the base text is the reference with its editorial edits applied: quote the reference itself
+        ref = in_reference(d.reference, base_text, origins, view.ref)
+        return d if ref == d.reference else replace(d, reference=ref)
+
+    for r in rulings:
+        r.differences = [quoted(d) for d in r.differences]
+    return EditJudgement([quoted(d) for d in differences if d not in typos], base, rulings)
 
 
 def _versions(found: list[tuple[int, object]], differences: list, owners: dict[int, list]) -> list:

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import math
 import random
-from collections import Counter
 
 import numpy as np
 import pytest
 
-pytest.importorskip("scipy")
-
-from conflictkit.retrievers import blocks  # noqa: E402
-from conflictkit.testing.clauses import indexed_document  # noqa: E402
-from conflictkit_bm25.bm25 import BM25Params, BM25Retriever, bm25_matrix  # noqa: E402
-from conflictkit_bm25.hybrid import HybridRetriever, rrf_fuse  # noqa: E402
-from conflictkit_bm25.tokenize import tokenize  # noqa: E402
+from conflictkit.retrievers import blocks
+from conflictkit.testing.clauses import indexed_document
+from conflictkit_bm25.bm25 import BM25Params, BM25Retriever, bm25_matrix
+from conflictkit_bm25.hybrid import HybridRetriever, rrf_fuse
 
 WORDS = ("supplier customer shall not may deliver pay goods services within days notice written law "
          "delaware england confidential information terminate agreement liability cap fees 30 60 $1,000 10% "
@@ -36,42 +31,6 @@ def random_unit_vectors(seed: int):
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
     return embed
-
-
-def rank_bm25_matrix(reference, input, params):
-    """The previous implementation on rank-bm25, kept as the oracle."""
-    rank_bm25 = pytest.importorskip("rank_bm25")
-
-    def idf(size, freq):
-        return math.log(1.0 + (size - freq + 0.5) / (freq + 0.5))
-
-    class Lucene(rank_bm25.BM25Okapi):
-        def _calc_idf(self, nd):
-            self.idf = {word: idf(self.corpus_size, freq) for word, freq in nd.items()}
-
-    def directed(queries, corpus):
-        out = np.zeros((len(queries), len(corpus)))
-        if not queries or not any(corpus):
-            return out
-        bm25 = Lucene(list(corpus), k1=params.k1, b=params.b)
-        for row, query in enumerate(queries):
-            norm = 1 - bm25.b + bm25.b * len(query) / bm25.avgdl
-            best = sum(tf * bm25.idf.get(t, idf(bm25.corpus_size, 0)) * tf * (bm25.k1 + 1) / (tf + bm25.k1 * norm)
-                       for t, tf in Counter(query).items())
-            if query and best > 0:
-                out[row] = np.clip(bm25.get_scores(query) / best, 0.0, 1.0)
-        return out
-
-    ref, inp = [tokenize(t) for t in reference], [tokenize(t) for t in input]
-    return (directed(ref, inp) + directed(inp, ref).T) / 2.0
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_sparse_bm25_equals_rank_bm25(seed):
-    rng = random.Random(seed)
-    reference, input = random_clauses(rng, rng.randint(1, 25)), random_clauses(rng, rng.randint(1, 25))
-    params = BM25Params(k1=rng.uniform(0.5, 2.0), b=rng.uniform(0.0, 1.0))
-    assert np.allclose(bm25_matrix(reference, input, params), rank_bm25_matrix(reference, input, params), atol=1e-9)
 
 
 def dense_mutual(scores, k, floor):

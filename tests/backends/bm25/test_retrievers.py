@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("scipy")
-
-from conflictkit.embedders.hashing import HashingEmbedder  # noqa: E402
-from conflictkit.errors import ConfigError  # noqa: E402
-from conflictkit.retrievers.cosine import CosineRetriever  # noqa: E402
-from conflictkit.testing.clauses import indexed_document  # noqa: E402
-from conflictkit_bm25.bm25 import BM25Params, BM25Retriever, bm25_matrix  # noqa: E402
-from conflictkit_bm25.hybrid import HybridRetriever, rrf_fuse  # noqa: E402
-from conflictkit_bm25.tokenize import tokenize  # noqa: E402
+from conflictkit.embedders.hashing import HashingEmbedder
+from conflictkit.errors import ConfigError
+from conflictkit.retrievers.cosine import CosineRetriever
+from conflictkit.testing.clauses import indexed_document
+from conflictkit_bm25.bm25 import BM25Params, BM25Retriever, bm25_matrix
+from conflictkit_bm25.hybrid import HybridRetriever, rrf_fuse
+from conflictkit_bm25.tokenize import tokenize
 
 # Each input clause contradicts or changes the reference clause at the same position, in other words.
 REFERENCE = [

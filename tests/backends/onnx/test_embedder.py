@@ -165,3 +165,17 @@ def test_a_missing_runtime_names_the_install(monkeypatch):
 def test_options_are_validated():
     with pytest.raises(Exception, match="extra"):
         OnnxEmbedder({"modle": "x"})
+
+
+@pytest.mark.model
+def test_threads_and_spinning_change_neither_vectors_nor_cache_keys(bundled):
+    """One intra-op thread without spinning is the default; other settings give the same vectors, and
+    are runtime options: left out of the fingerprint, so a cache made with one setting serves the other."""
+    default = OnnxEmbedder()
+    assert default.options.threads == 1 and default.options.spinning is False
+    other = OnnxEmbedder({"threads": 2, "spinning": True, "batch_size": 8})
+    assert other.fingerprint == default.fingerprint == bundled.fingerprint
+    assert OnnxEmbedder({"max_length": 128}).fingerprint != default.fingerprint
+    other.warm_up()
+    assert np.allclose(other.embed(TINY_TEXTS), bundled.embed(TINY_TEXTS), atol=1e-5)
+    assert other.describe()["options"]["threads"] == 2  # params.json still records them
