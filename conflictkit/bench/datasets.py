@@ -122,12 +122,18 @@ def corpus_root() -> Path:
     return _REPO_ROOT.parent / "shared" / "corpus"
 
 
+_LANGUAGE_FOLDER = re.compile(r"[a-z]{2}")  # "de/": a data set of another language than the one beside it
+
+
 def dataset_name(path: Path) -> str:
-    """A short display name: ``report`` for ``clause-pairs/report.jsonl``, ``contractnli-test``..."""
+    """A short display name: ``report`` for ``clause-pairs/report.jsonl``, ``report-de`` for
+    ``clause-pairs/de/report.jsonl`` and ``edits-de`` for ``documents/de/edits/edits.yaml`` (a
+    language folder, so two languages' splits never share a name in one run), ``contractnli-test``..."""
     stem = path.name.split(".")[0]
     if path.parent.name == "contractnli":
         return f"contractnli-{stem}"
-    return stem
+    language = next((p.name for p in path.parents[:2] if _LANGUAGE_FOLDER.fullmatch(p.name)), None)
+    return f"{stem}-{language}" if language else stem
 
 
 def load_dataset(path: str | os.PathLike[str]) -> Dataset:

@@ -167,7 +167,7 @@ def detect(texts: list[str], candidates: list[str] | None = None) -> str:
     """The language of ``texts`` (``language: auto``): the pack whose ``detection_words`` make up the
     largest share of the texts' words. Deterministic: a tie goes to the default language, then to
     the first code in alphabetical order; texts with no words are in the default language."""
-    from conflictkit.lexicon.detect import best_language
+    from conflictkit.lexicon.detection import best_language
 
     return best_language(texts, candidates if candidates is not None else languages(), DEFAULT_LANGUAGE)
 

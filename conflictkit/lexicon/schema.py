@@ -127,6 +127,12 @@ class ModalitySection(Section):
     ensure_verbs: Words = _doc("verb stems of a duty to ensure a negative, a prohibition (\"ensure that no\")")
     subordinate: Pattern = _doc("what opens a subordinate clause, ending the text before a negation in it (\"that\", \"if\")")
     limiting_negators: Words = _doc("negators that limit a ban as an exception does (\"without consent\")")
+    clause_negators: Words = _doc("negators that negate the modal before them wherever they stand in its clause (German "
+                                  "\"darf die Daten nicht weitergeben\", \"muss keine Updates liefern\"); empty where a "
+                                  "negator must follow the modal (English)")
+    deferred_duty: Pattern = _doc("what follows a be / have, up to the end of its clause, when it states a duty whose verb "
+                                  "comes last (German \"hat ... zu zahlen\", \"ist ... zurückzugeben\"); a pattern that never "
+                                  "matches (\"(?!)\") where the language has none")
 
 
 PhraseRow = tuple[Pattern, str, str, str]
@@ -141,6 +147,10 @@ class TokensSection(Section):
     negative_clitic: str = _doc("an ending that is a negator of its own (\"n't\"); empty when the language has none")
     negator: str = _doc("the negator a contraction or a clitic stands for (\"not\")")
     sentence_openers: Words = _doc("tokens after which a word may be capitalised for opening a sentence")
+    letter_variants: dict[Word, str] = _doc("letters some countries write another way, and how (\"ß\": \"ss\" in "
+                                            "Switzerland): a word spelt so is the same word; empty where there are none")
+    capitals_mark_names: bool = _doc("whether a capital inside a sentence marks a name (English: \"the Information "
+                                     "Commissioner\"); false where every noun is capitalised (German: \"die Schriftform\")")
 
 
 class MorphologySection(Section):
@@ -388,6 +398,9 @@ class EditorialSection(Section):
     pointer_breakers: Words = _doc("words that make a sentence operative: never a pointer")
     version_patterns: list[Pattern] = _doc("case-insensitive patterns of a stamp of the document's own version")
     version_max_chars: int = Field(gt=0, description="the longest text that can be a version stamp")
+    abbreviations: dict[Word, str] = _doc("abbreviations, lower-case and without their full stop, and the words they stand "
+                                          "for (\"sec\": \"section\", \"abs\": \"absatz\"): an edit that only writes one "
+                                          "out or shortens it is editorial")
     articles: Words = _doc("articles and demonstratives: one for another is grammar (\"the\" -> \"these\")")
     word_forms: list[tuple[Word, Word]] = _doc("pairs of forms of one word the endings do not make (\"is\" / \"are\")")
     xref_words: Words = _doc("words before a number that make its edit a cross-reference (\"section\", \"§\")")

@@ -24,6 +24,15 @@ def test_clause_pairs_load(tmp_path):
     assert ds.categories() == {"negation": "conflict", "paraphrase": "consistent"}
 
 
+def test_a_language_folder_names_its_sets_apart_from_the_english_ones(tmp_path):
+    (tmp_path / "de" / "edits").mkdir(parents=True)
+    english = load_dataset(write_jsonl(tmp_path / "report.jsonl", [GOOD]))
+    german = load_dataset(write_jsonl(tmp_path / "de" / "report.jsonl", [GOOD]))
+    assert (english.name, german.name) == ("report", "report-de")
+    assert datasets.dataset_name(tmp_path / "de" / "edits" / "edits.yaml") == "edits-de"
+    assert datasets.dataset_name(tmp_path / "documents" / "edits" / "edits.yaml") == "edits"
+
+
 @pytest.mark.parametrize(
     "bad, message",
     [

@@ -34,10 +34,11 @@ def test_languages_lists_the_packs_and_a_broken_one_says_why(packs, capsys):
     derived_pack(packs, "qq", changes={"numbers": None})
     code, out, _ = run(capsys, "languages")
     assert code == 0
-    assert out.splitlines()[0].startswith("en     English")
+    lines = out.splitlines()
+    assert lines[0].startswith("de     German") and lines[1].startswith("en     English")
     assert "qq     BROKEN: language pack 'qq'" in out and "numbers.yaml is missing" in out
     code, out, _ = run(capsys, "languages", "--json")
-    assert {row["code"]: row["problem"] is None for row in json.loads(out)} == {"en": True, "qq": False}
+    assert {row["code"]: row["problem"] is None for row in json.loads(out)} == {"de": True, "en": True, "qq": False}
 
 
 def test_check_runs_a_pack_folder_s_contract(tmp_path, capsys):

@@ -49,6 +49,36 @@ def test_changes_one_token_apart_are_one_edit_with_its_parts():
     assert view.ref_words(edit) == ["thirty", "(", "30"] and len(edit.pieces) == 2
 
 
+def test_a_figure_restated_in_parentheses_is_one_edit_however_many_tokens_it_has():
+    view = view_of("interest at five percent (5 %) per annum", 0, "interest at 5 % per annum", 0, None, load())
+    (edit,) = view.edits
+    assert view.ref_words(edit) == ["five", "percent", "(", "5", "%", ")"] and len(edit.pieces) == 2
+    assert judged("Late payments bear interest at five percent (5 %) per annum.",
+                  "Late payments bear interest at 5 % per annum.").p_conflict < FLAG
+    assert judged("Late payments bear interest at five percent (5 %) per annum.",
+                  "Late payments bear interest at six percent (6 %) per annum.").p_conflict >= FLAG
+
+
+@pytest.mark.parametrize("reference, input", [
+    ("As set out in Sec. 5, the fee is due on delivery.", "As set out in Section 5, the fee is due on delivery."),
+    ("Support is available 24 hrs a day.", "Support is available 24 hours a day."),
+])
+def test_an_abbreviation_written_out_is_editorial(reference, input):
+    assert ("editorial", "abbreviation") in verdicts(reference, input)
+    assert judged(reference, input).p_conflict < FLAG
+
+
+def test_a_number_word_changed_in_an_example_is_no_illustration():
+    """Digits were never an example's editorial change; a number said in words is none either."""
+    assert judged("The Services include support, including two site visits per year.",
+                  "The Services include support, including three site visits per year.").p_conflict >= FLAG
+
+
+def test_a_word_for_another_is_no_abbreviation():
+    assert ("editorial", "abbreviation") not in verdicts("As set out in Sec. 5, the fee is due on delivery.",
+                                                         "As set out in Schedule 5, the fee is due on delivery.")
+
+
 def test_edit_spans_index_the_original_file_through_markup(fast_config):
     from conflictkit.engine import Engine
 

@@ -2,9 +2,11 @@
 
 Usage: python benchmarks/data/clause-pairs/validate.py [DIR]
 
-Checks: every line parses as a JSON object with the required keys; label and category are known and
-agree; ids are unique across the splits; no clause text (reference or input) appears in two splits;
-reference and input differ; each split meets the minimum count per category. Exit code 1 on any problem.
+DIR is this folder (the English splits) or a language folder in it (``de/``: its own tune and report
+splits). Checks: every line parses as a JSON object with the required keys; label and category are
+known and agree; ids are unique across the splits; no clause text (reference or input) appears in two
+splits; reference and input differ; each split meets the minimum count per category. Exit code 1 on
+any problem.
 """
 from __future__ import annotations
 
@@ -24,6 +26,12 @@ MINIMUM = {  # category: (tune, report, fresh)
     "non-binding": (6, 8, 12),
 }
 SPLITS = ["tune", "report", "fresh"]
+# Language folders: their splits and minimum counts per category (the issue that asked for the set
+# sets the report floor; German has no blind split yet).
+LANGUAGES = {
+    "de": (["tune", "report"], {cat: (12 if cat == "paraphrase" else 10 if cat == "format" else 6, 12)
+                                for cat in MINIMUM}),
+}
 REQUIRED = {"id", "category", "label", "reference", "input"}
 
 
@@ -32,11 +40,12 @@ def norm(text: str) -> str:
 
 
 def main(directory: Path) -> int:
+    splits, minimum = LANGUAGES.get(directory.name, (SPLITS, MINIMUM))
     problems: list[str] = []
     ids: dict[str, str] = {}
     texts: dict[str, set[str]] = {}
     counts: dict[str, Counter] = {}
-    for split in SPLITS:
+    for split in splits:
         path = directory / f"{split}.jsonl"
         texts[split] = set()
         counts[split] = Counter()
@@ -68,21 +77,21 @@ def main(directory: Path) -> int:
                 problems.append(f"{where}: reference and input are identical")
             texts[split].update({norm(row["reference"]), norm(row["input"])})
             counts[split][cat] += 1
-    for i, first in enumerate(SPLITS):
-        for second in SPLITS[i + 1:]:
+    for i, first in enumerate(splits):
+        for second in splits[i + 1:]:
             for text in sorted(texts[first] & texts[second]):
                 problems.append(f"clause text in {first} and {second}: {text[:80]!r}")
-    for cat, minimums in MINIMUM.items():
-        for split, minimum in zip(SPLITS, minimums):
-            if counts[split][cat] < minimum:
-                problems.append(f"{split}: {cat} has {counts[split][cat]} pairs, minimum {minimum}")
+    for cat, minimums in minimum.items():
+        for split, least in zip(splits, minimums):
+            if counts[split][cat] < least:
+                problems.append(f"{split}: {cat} has {counts[split][cat]} pairs, minimum {least}")
 
-    print(f"{'category':<14}{'label':<12}" + "".join(f"{s:>8}" for s in SPLITS) + f"{'total':>7}")
+    print(f"{'category':<14}{'label':<12}" + "".join(f"{s:>8}" for s in splits) + f"{'total':>7}")
     for cat in CONFLICT + CONSISTENT:
         label = "conflict" if cat in CONFLICT else "consistent"
-        per_split = [counts[s][cat] for s in SPLITS]
+        per_split = [counts[s][cat] for s in splits]
         print(f"{cat:<14}{label:<12}" + "".join(f"{n:>8}" for n in per_split) + f"{sum(per_split):>7}")
-    per_split = [sum(counts[s].values()) for s in SPLITS]
+    per_split = [sum(counts[s].values()) for s in splits]
     print(f"{'all':<26}" + "".join(f"{n:>8}" for n in per_split) + f"{sum(per_split):>7}")
     for problem in problems:
         print("PROBLEM:", problem, file=sys.stderr)

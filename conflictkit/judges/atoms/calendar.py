@@ -39,7 +39,7 @@ def uncompared(kind: str, key: str, text: str, m: re.Match[str], stripped: bool 
 def duration_unit(g: NumberGrammar, word: str, value: float) -> tuple[float, str]:
     """Normalize a duration unit: business days stay business days; weeks are 7 days; years 12 months."""
     word = re.sub(r"[\s-]+", " ", word).strip()
-    if word.startswith(tuple(g.n.business_days)):
+    if any(w.startswith(tuple(g.n.business_days)) for w in word.split()):  # "consecutive business days", "volle Werktage"
         return value, "business day"
     base = word.split()[-1].rstrip(".").rstrip(g.n.period_plural)
     base = g.n.period_words.get(base, base)

@@ -32,6 +32,7 @@ from conflictkit.judges.atoms.compare import compare
 from conflictkit.judges.atoms.edits import PairView, TextEdit
 from conflictkit.judges.atoms.extract import extract
 from conflictkit.judges.atoms.families.content import is_typo
+from conflictkit.judges.atoms.text import stem
 from conflictkit.lexicon import LanguagePack
 from conflictkit.lexicon.regex import compile_pattern
 
@@ -90,6 +91,11 @@ def _has(view: PairView, words: frozenset[str]) -> bool:
     return bool(words & view.word_set("ref")) or bool(words & view.word_set("inp"))
 
 
+def _has_abbreviation(view: PairView) -> bool:
+    keys = view.lexicon.memo("editorial.abbreviation_keys", lambda: frozenset(view.lexicon.data.editorial.abbreviations))
+    return _has(view, keys)
+
+
 # -- typography -----------------------------------------------------------------------------------
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
@@ -111,6 +117,19 @@ def spelling(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     if abs(len(x) - len(y)) > 2 or (x[:1] != y[:1] and x[-1:] != y[-1:]) or not is_typo(x, y, view.lexicon):
         return None  # a misspelling keeps its first or its last letter
     return "typography", f"'{old[0]}' -> '{new[0]}': spelling"
+
+
+def spelling_variant(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """The same words in another country's spelling ("abschließend" -> "abschliessend")."""
+    variants = view.lexicon.data.tokens.letter_variants
+    if not variants:
+        return None
+    old, new = " ".join(view.ref_words(e)).lower(), " ".join(view.inp_words(e)).lower()
+    for letter, written in variants.items():
+        old, new = old.replace(letter, written), new.replace(letter, written)
+    if not old or old != new:
+        return None
+    return "typography", f"'{view.ref.text(e.i1, e.i2)}' -> '{view.inp.text(e.j1, e.j2)}': another country's spelling"
 
 
 def _boundaries(words: list[str], marks: str) -> set[int]:
@@ -335,6 +354,31 @@ def grammar(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return None
 
 
+def _abbreviations(lexicon: LanguagePack) -> dict[str, tuple[str, ...]]:
+    return lexicon.memo("editorial.abbreviations", lambda: {
+        short: tuple(long.split()) for short, long in lexicon.data.editorial.abbreviations.items()})
+
+
+def _written_out(words: list[str], table: dict[str, tuple[str, ...]], lexicon: LanguagePack) -> list[str]:
+    """The stems of the words with every abbreviation written out and full stops dropped ("Abs." ->
+    "absatz"; stems, so "des BGB" == "des Bürgerlichen Gesetzbuchs")."""
+    out: list[str] = []
+    for w in words:
+        if w != ".":
+            out += table.get(w.lower(), (w.lower(),))
+    articles = _articles(lexicon)  # "BGB" -> "des Bürgerlichen Gesetzbuchs": the name takes an article
+    return [stem(w, lexicon) for w in out if w not in articles]
+
+
+def abbreviation(view: PairView, e: TextEdit) -> tuple[str, str] | None:
+    """An abbreviation written out or a word shortened ("Abs." -> "Absatz", "Sec." -> "Section")."""
+    table = _abbreviations(view.lexicon)
+    old, new = view.ref_words(e), view.inp_words(e)
+    if not old or not new or _written_out(old, table, view.lexicon) != _written_out(new, table, view.lexicon):
+        return None
+    return "abbreviation", f"'{view.ref.text(e.i1, e.i2)}' -> '{view.inp.text(e.j1, e.j2)}': an abbreviation written out"
+
+
 # -- cross-references -----------------------------------------------------------------------------
 
 _LABEL = re.compile(r"^(?:\d+(?:\.\d+)*[a-z]?|[ivxlcdm]+|[a-z]|[().,\-])$", re.IGNORECASE)
@@ -416,8 +460,8 @@ def illustration(view: PairView, e: TextEdit) -> tuple[str, str] | None:
 def _meaning_bearing(words: list[str], lexicon: LanguagePack) -> bool:
     fixed = lexicon.memo("editorial.meaning", lambda: frozenset(
         lexicon.words("words.negators") | lexicon.words("words.modals") | lexicon.words("words.exceptions")
-        | lexicon.words("words.conditions")))
-    return any(w in fixed or w[:1].isdigit() for w in words)
+        | lexicon.words("words.conditions") | lexicon.words("numbers.number_tokens")))
+    return any(w in fixed or w[:1].isdigit() for w in words)  # "in drei Monaten" -> "in sechs": a figure is no example
 
 
 # -- pointers -------------------------------------------------------------------------------------
@@ -511,8 +555,8 @@ def distributed(view: PairView, e: TextEdit) -> tuple[str, str] | None:
     return None
 
 
-RULES: tuple[Rule, ...] = (typography, spelling, heading, link, rename, corporate_suffix, alias, short_name, grammar, cross_reference,
-                           illustration, pointer, moved)
+RULES: tuple[Rule, ...] = (typography, spelling, spelling_variant, heading, link, rename, corporate_suffix, alias, short_name, grammar, abbreviation,
+                           cross_reference, illustration, pointer, moved)
 SAME_EFFECT_RULES: tuple[Rule, ...] = (distributed,)
 
 def _cues(lexicon: LanguagePack) -> frozenset[str]:
@@ -531,6 +575,7 @@ _NEEDS: dict[Rule, Callable[[PairView], bool]] = {
     alias: lambda v: bool(v.context.aliases),
     moved: lambda v: bool(v.context.moved),
     corporate_suffix: lambda v: _has(v, corporate_suffixes(v.lexicon)),
+    abbreviation: lambda v: _has_abbreviation(v),
     short_name: lambda v: "(" in v.word_set("ref") or "(" in v.word_set("inp"),
     heading: lambda v: bool(v.headings[0] or v.headings[1]),
     illustration: lambda v: _has(v, _marker_words(v.lexicon)),

@@ -32,6 +32,7 @@ from conflictkit.lexicon import DEFAULT_LANGUAGE, LanguagePack, load
 
 _MARKUP_SIGNS = "<[*_~`\\&#|>"  # characters every markup the redline strips starts with
 _JOIN_GAP = 1  # tokens between two changed regions that still make them one edit
+_PAREN_GAP = 3  # tokens of a figure restated in parentheses between two changed regions ("5 %", "1.000 EUR")
 
 
 @dataclass(frozen=True)
@@ -152,12 +153,23 @@ def split_edits(a: Tokens, b: Tokens) -> list[TextEdit]:
             continue
         i1, i2, j1, j2 = _slid(x, y, i1 + head, i2 + head, j1 + head, j2 + head)
         part = TextEdit(i1, i2, j1, j2)
-        if edits and i1 - edits[-1].i2 <= _JOIN_GAP and j1 - edits[-1].j2 <= _JOIN_GAP:
+        if edits and (i1 - edits[-1].i2 <= _JOIN_GAP and j1 - edits[-1].j2 <= _JOIN_GAP
+                      or _restated_between(x, y, edits[-1], part)):
             last = edits.pop()
             edits.append(TextEdit(last.i1, i2, last.j1, j2, (*last.pieces, part)))
         else:
             edits.append(part)
     return edits
+
+
+def _restated_between(x: tuple[str, ...], y: tuple[str, ...], last: TextEdit, part: TextEdit) -> bool:
+    """Whether two changed regions hold a parenthesis between them: "fünf Prozent (5 %)" -> "5 %" and
+    "thirty (30 %)" -> "sixty (60 %)" change one restated figure, whatever tokens it has ("5 %" is two)."""
+    if part.i1 - last.i2 > _PAREN_GAP or part.j1 - last.j2 > _PAREN_GAP:
+        return False
+    opened = (x[last.i2 - 1:last.i2] == ("(",)) or (y[last.j2 - 1:last.j2] == ("(",))
+    closed = (x[part.i1:part.i1 + 1] == (")",)) or (y[part.j1:part.j1 + 1] == (")",))
+    return opened and closed
 
 
 def _slid(x: tuple[str, ...], y: tuple[str, ...], i1: int, i2: int, j1: int, j2: int) -> tuple[int, int, int, int]:

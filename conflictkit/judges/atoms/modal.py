@@ -78,6 +78,10 @@ class _ModalWords:
     dated: frozenset[str]
     """Auxiliaries that are a month before a day ("May 5")."""
     adverb_endings: tuple[str, ...]
+    deferred_duty: re.Pattern[str]
+    clause_negators: frozenset[str]
+    """"darf die Daten nicht weitergeben": a negator later in the modal's clause negates it."""
+    """"hat die Miete ... zu zahlen": a be / have whose duty's verb ends the clause."""
 
 
 def _words(lex: LanguagePack) -> _ModalWords:
@@ -103,8 +107,12 @@ def _words(lex: LanguagePack) -> _ModalWords:
             inverted_subject=compile_pattern(m.inverted_subject), passive=f(m.passive),
             participle_endings=tuple(m.participle_endings), agent=f(m.agent), failure_nouns=f(m.failure_nouns),
             possessive_ending=m.possessive_ending, outside=f(m.outside), number_signs=f(m.number_signs),
-            dated=f(lex.data.dates.ambiguous_months), adverb_endings=tuple(lex.data.morphology.adverb_endings))
+            dated=f(lex.data.dates.ambiguous_months), adverb_endings=tuple(lex.data.morphology.adverb_endings),
+            deferred_duty=compile_pattern(m.deferred_duty), clause_negators=f(m.clause_negators))
     return lex.memo("modality.words", build)
+
+
+_CLAUSE_ENDS = frozenset({".", ";", ":", ",", "(", ")"})
 
 
 def _combine(base: str, negated: bool) -> str:
@@ -163,7 +171,9 @@ class _Scanner:
         if w in self.w.be_or_have:
             j, neg = self._negators(i + 1)
             base, end = self._predicate(j)
-            return self._build(i, base, end, negated=neg) if base else None
+            if base:
+                return self._build(i, base, end, negated=neg)
+            return self._build(i, "duty", i + 1) if self.w.deferred_duty.match(self.low, self.tokens[i].end) else None
         if w in self.w.verb_heads and self.word(i + 1) in self.w.to_infinitive:
             return self._build(i, self.w.verb_heads[w], i + 2)
         for words, base, negated in self.w.phrases:  # "need not", "reserves the right", "refrain from"
@@ -205,6 +215,7 @@ class _Scanner:
         base, j, negated = self._inner_predicate(base, j, negated ^ neg)
         if base.endswith("!"):
             base, negated = base[:-1], not negated
+        negated ^= self._clause_negator(j)
         modal_start = start = self.tokens[i].start
         sub = self._subject_negator(i)
         if sub is not None:
@@ -221,6 +232,20 @@ class _Scanner:
                  ("verb_end", str(verb_end)))
         atom = Atom("modality", "modal", _combine(base, negated), self.text[start:end], start, end, self._stem(verb_i), attrs)
         return atom, j
+
+    def _clause_negator(self, j: int) -> bool:
+        """Whether a negator later in the modal's clause negates it ("darf die Daten nicht an Dritte
+        weitergeben"); the negator is then the modal's, not a free negation."""
+        if not self.w.clause_negators:
+            return False
+        for k in range(j, len(self.tokens)):
+            w = self.word(k)
+            if w in _CLAUSE_ENDS or w in self.w.aux or k in self.used:
+                return False
+            if w in self.w.clause_negators:
+                self.used.add(k)
+                return True
+        return False
 
     def _inner_predicate(self, base: str, j: int, negated: bool) -> tuple[str, int, bool]:
         """"may be required to", "shall have the right to": the predicate after the modal gives the class."""

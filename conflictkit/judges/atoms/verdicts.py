@@ -291,8 +291,11 @@ def _short(text: str, limit: int = 80) -> str:
 
 def _names(view: PairView, tokens: Tokens, lo: int, hi: int) -> list[str]:
     """Capitalised words that are not capitalised for opening a sentence, nor cross-reference words or
-    months (a place or a date is for its own family to compare)."""
+    months (a place or a date is for its own family to compare); none in a language that capitalises
+    every noun."""
     lexicon = view.lexicon
+    if not lexicon.data.tokens.capitals_mark_names:
+        return []  # every noun is capitalised: a capital tells a name from nothing
     openers, xrefs, months = frozenset(lexicon.data.tokens.sentence_openers), xref_words(lexicon), _months(lexicon)
     return [tokens.words[k] for k in range(lo, hi) if tokens.words[k][:1].isupper() and k > 0
             and tokens.words[k - 1] not in openers and tokens.words[k].lower() not in xrefs
