@@ -119,7 +119,7 @@ def speed(out: Path, sizes: list[int]) -> None:
         result = engine.compare_texts("\n\n".join(ref_text), "\n\n".join(inp_text), "ref", "inp")
         options = config.alignment.options(config.thresholds)
         def judge_runs(runs, ref=result.reference, inp=result.input):
-            return engine._judge_runs(runs, ref, inp)
+            return engine.judge_runs(runs, ref, inp)
 
         times = []
         for _ in range(5):

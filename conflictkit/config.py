@@ -152,7 +152,8 @@ def _path(loc: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in loc) or "(top level)"
 
 
-def _format_errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[str]:
+def format_errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[str]:
+    """Each problem of a pydantic validation error as ``dotted.path: message`` (``unknown key`` for extra keys)."""
     problems = []
     for err in exc.errors():
         loc = prefix + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
@@ -174,7 +175,7 @@ def validate_backend_options(stage: StageName, spec: ComponentSpec, loc: tuple[A
     try:
         options = info.cls.Options.model_validate(spec.options)
     except ValidationError as exc:
-        return spec, _format_errors(exc, loc + ("options",))
+        return spec, format_errors(exc, loc + ("options",))
     except ConfigError as exc:  # nested specs (a cascade's judges) report their own paths
         return spec, [f"{_path(loc + ('options',))}.{problem}" for problem in exc.problems]
     return ComponentSpec(use=spec.use, options=options.model_dump(mode="json")), []
@@ -189,7 +190,7 @@ def resolve(data: Any, source: str = "config") -> Config:
     try:
         config = Config.model_validate(_judge_language_moved(data))
     except ValidationError as exc:
-        raise ConfigError(_joined(source, _format_errors(exc))) from None
+        raise ConfigError(joined_problems(source, format_errors(exc))) from None
     problems: list[str] = []
     resolved: dict[str, Any] = {}
     for stage, spec in config.specs().items():
@@ -207,7 +208,7 @@ def resolve(data: Any, source: str = "config") -> Config:
         except ConfigError as exc:
             problems.extend(f"severity.table: {p}" for p in exc.problems)
     if problems:
-        raise ConfigError(_joined(source, problems))
+        raise ConfigError(joined_problems(source, problems))
     return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})
 
 
@@ -225,9 +226,10 @@ def _judge_language_moved(data: dict[str, Any]) -> dict[str, Any]:
     return moved
 
 
-def _joined(source: str, problems: list[str]) -> str:
+def joined_problems(source: str, problems: list[str], what: str = "config") -> str:
+    """One line for every problem of a file: ``invalid config F (2 problems): a: ...; b: ...``."""
     count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
-    return f"invalid config {source} ({count}): " + "; ".join(problems)
+    return f"invalid {what} {source} ({count}): " + "; ".join(problems)
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:

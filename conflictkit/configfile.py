@@ -134,10 +134,15 @@ def read_config(path: str | os.PathLike[str] | None = None) -> tuple[Any, str]:
     try:
         return _relative_to(load_yaml(text), file.parent), str(path)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"config {path} is not valid YAML{where}: {problem}") from None
+        raise ConfigError(f"config {path} is not valid YAML{yaml_problem(exc)}") from None
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """Where and what a YAML error is, to follow "is not valid YAML": `` at line 3, column 5: <problem>``."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"{where}: {problem}"
 
 
 def _relative_to(data: Any, folder: Path) -> Any:

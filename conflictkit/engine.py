@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,19 @@ from conflictkit.report.build import assess_findings, build_findings, build_pair
 from conflictkit.report.severity import table_of_config
 from conflictkit.stages import Comparison, Component, Embedder, Explainer, Filter, Judge, Retriever, Scorer, Segmenter
 from conflictkit.store import Store, cached_values, key_of, vector_bytes, vector_from
+
+
+@dataclass
+class JudgedDocuments:
+    """Two indexed documents with their candidate pairs and the judgements of those pairs (``key``: their cache key)."""
+
+    reference: IndexedDocument
+    input: IndexedDocument
+    candidates: list[CandidatePair]
+    judgements: list[Judgement]
+    key: str
+    retrieval: dict[str, Any] = field(default_factory=dict)
+    """How the pairs were found (see :attr:`ComparisonResult.retrieval`)."""
 
 
 @dataclass
@@ -204,9 +217,10 @@ class Engine:
         """Whether the judge reads the documents' clause vectors, not only the pairs' similarities."""
         return self.embedder is not None and bool(getattr(self.judge, "needs_vectors", False))
 
-    def _indexed(self, document: Document, clauses: list[Clause], with_vectors: bool) -> IndexedDocument:
+    def _indexed(self, document: Document, clauses: list[Clause], with_vectors: bool,
+                 index_key: str | None = None) -> IndexedDocument:
         """The indexed document, with every clause's vector when ``with_vectors``, else none."""
-        key = (self.index_key(document), document.sha256, with_vectors)
+        key = (index_key or self.index_key(document), document.sha256, with_vectors)
         recent = self._recent.get(key)
         if recent is not None:
             self._recent.move_to_end(key)
@@ -348,24 +362,13 @@ class Engine:
         """Compare two loaded documents, reusing every cached stage output; models load only when needed."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        self._detect_language(reference.normalized, input.normalized)
+        self.detect_language(reference.normalized, input.normalized)
         # both documents are segmented (and their clause counts checked) before either is embedded
         ref_clauses, inp_clauses = self.clauses(reference), self.clauses(input)
-        # identical pairs are settled first, so the pair limit counts only what retrieval will rank
-        plain_ref, plain_inp = (IndexedDocument(document=reference, clauses=ref_clauses),
-                                IndexedDocument(document=input, clauses=inp_clauses))
-        exact = identical_pairs(plain_ref, plain_inp)
-        open_ref, open_inp = unsettled(plain_ref, {r for r, _ in exact}), unsettled(plain_inp, {i for _, i in exact})
-        self._check_clause_pairs(reference, len(open_ref.clauses), input, len(open_inp.clauses))
-        with_vectors = self._judge_reads_vectors
-        ref, inp = self._indexed(reference, ref_clauses, with_vectors), self._indexed(input, inp_clauses, with_vectors)
-        timings["index"] = time.perf_counter() - started
+        judged = self.judge_documents(reference, ref_clauses, input, inp_clauses, timings)
+        ref, inp = judged.reference, judged.input
         t = time.perf_counter()
-        pairs_key = self._pairs_key(ref, inp)
-        candidates, judgements, retrieval = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp))
-        timings["judge"] = time.perf_counter() - t
-        t = time.perf_counter()
-        result = self._finish_cached(ref, inp, candidates, judgements, pairs_key, retrieval)
+        result = self._finish_cached(ref, inp, judged.candidates, judged.judgements, judged.key, judged.retrieval)
         timings["report"] = time.perf_counter() - t
         if self.explainer is not None:
             t = time.perf_counter()
@@ -379,13 +382,46 @@ class Engine:
         result.params["timings"] = {k: round(v, 4) for k, v in timings.items()}
         return result
 
-    def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument) -> str:
-        return key_of("pairs", self.code_key, self.index_key(ref.document), self.index_key(inp.document),
+    def judge_documents(
+        self, reference: Document, ref_clauses: list[Clause], input: Document, inp_clauses: list[Clause],
+        timings: dict[str, float] | None = None, reference_key: str | None = None,
+        context_pairs: Callable[[list[CandidatePair]], list[CandidatePair]] | None = None,
+    ) -> JudgedDocuments:
+        """The retrieve -> settle -> score -> judge half of a comparison, on clauses already segmented.
+
+        ``reference_key`` replaces the reference's index key where its clauses do not come from the
+        segmenter (a playbook's positions), so they never share a cache entry with a file of that text.
+        ``context_pairs`` picks the candidate pairs the document context is read from, where the
+        reference says one thing several ways (a playbook's texts of one position: one change in the
+        input would otherwise count as a rename made several times).
+        """
+        timings = {} if timings is None else timings
+        started = time.perf_counter()
+        # identical pairs are settled first, so the pair limit counts only what retrieval will rank
+        plain_ref, plain_inp = (IndexedDocument(document=reference, clauses=ref_clauses),
+                                IndexedDocument(document=input, clauses=inp_clauses))
+        exact = identical_pairs(plain_ref, plain_inp)
+        open_ref, open_inp = unsettled(plain_ref, {r for r, _ in exact}), unsettled(plain_inp, {i for _, i in exact})
+        self._check_clause_pairs(reference, len(open_ref.clauses), input, len(open_inp.clauses))
+        with_vectors = self._judge_reads_vectors
+        ref = self._indexed(reference, ref_clauses, with_vectors, reference_key)
+        inp = self._indexed(input, inp_clauses, with_vectors)
+        timings["index"] = time.perf_counter() - started
+        t = time.perf_counter()
+        pairs_key = self._pairs_key(ref, inp, reference_key)
+        candidates, judgements, retrieval = self._judged_pairs(ref, inp, pairs_key, exact, (open_ref, open_inp), context_pairs)
+        timings["judge"] = time.perf_counter() - t
+        return JudgedDocuments(reference=ref, input=inp, candidates=candidates, judgements=judgements, key=pairs_key,
+                               retrieval=retrieval)
+
+    def _pairs_key(self, ref: IndexedDocument, inp: IndexedDocument, reference_key: str | None = None) -> str:
+        return key_of("pairs", self.code_key, reference_key or self.index_key(ref.document), self.index_key(inp.document),
                       *self._fingerprints("retriever", "scorer", "judge"))
 
     def _judged_pairs(
         self, ref: IndexedDocument, inp: IndexedDocument, key: str, exact: list[tuple[str, str]],
         unsettled_docs: tuple[IndexedDocument, IndexedDocument],
+        context_pairs: Callable[[list[CandidatePair]], list[CandidatePair]] | None = None,
     ) -> tuple[list[CandidatePair], list[Judgement], dict[str, Any]]:
         """The judged candidate pairs, from the store or computed: ``exact`` are the identical pairs,
         ``unsettled_docs`` the clauses of each side they leave (what retrieval ranks). Also returns
@@ -404,7 +440,7 @@ class Engine:
         settled = settle_identical(retrieved, ref, inp, exact)
         to_judge = self._score(settled.to_judge, ref, inp)
         candidates = [*to_judge, *settled.candidates]
-        context = self._context(ref, inp, candidates)
+        context = self.document_context(ref, inp, context_pairs(candidates) if context_pairs else candidates)
         judgements = [*self._judge(to_judge, ref, inp, context), *settled.judgements]
         self.store.put_json("pairs", key, {
             "candidates": [c.model_dump(mode="json") for c in candidates],
@@ -461,7 +497,7 @@ class Engine:
             for c, s in zip(candidates, scores)
         ]
 
-    def _context(self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair]) -> DocumentContext:
+    def document_context(self, ref: IndexedDocument, inp: IndexedDocument, candidates: list[CandidatePair]) -> DocumentContext:
         """The facts read from both whole documents (renames, aliases), once per document pair."""
         key = (ref.document.sha256, inp.document.sha256, len(ref.clauses), len(inp.clauses))
         if self._last_context is None or self._last_context[0] != key:
@@ -481,8 +517,10 @@ class Engine:
             if component is not None:
                 component.use_language(pack)
 
-    def _detect_language(self, *texts: str) -> None:
-        """``language: auto``: the pack the texts are written in (:func:`conflictkit.lexicon.detect`)."""
+    def detect_language(self, *texts: str) -> None:
+        """``language: auto``: use the pack the texts are written in (:func:`conflictkit.lexicon.detect`);
+        with a fixed language, nothing. A comparison calls it; a caller that segments texts itself
+        (a playbook review) calls it first."""
         if self.config.language == AUTO:
             code = detect(list(texts))
             if self.pack is None or self.pack.language != code:
@@ -515,8 +553,8 @@ class Engine:
         def judge_runs(runs: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Judgement]:
             todo = [run for run in dict.fromkeys(runs) if run not in run_judgements]
             if todo:
-                context = self._context(ref, inp, candidates)
-                run_judgements.update(zip(todo, self._judge_runs(todo, ref, inp, retrieval, context)))
+                context = self.document_context(ref, inp, candidates)
+                run_judgements.update(zip(todo, self.judge_runs(todo, ref, inp, context, retrieval)))
             return [run_judgements[run] for run in runs]
 
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
@@ -534,17 +572,19 @@ class Engine:
             judgements=judgements, candidates=candidates, run_judgements=run_judgements, retrieval=retrieval,
         )
 
-    def _judge_runs(
+    def judge_runs(
         self, runs: list[tuple[tuple[str, ...], tuple[str, ...]]], ref: IndexedDocument, inp: IndexedDocument,
-        retrieval: dict[str, Any], context: DocumentContext | None = None,
+        context: DocumentContext | None = None, retrieval: dict[str, Any] | None = None,
     ) -> list[Judgement]:
         """Judge each (reference run, input run) on the runs' concatenated texts, in one batch.
 
         A run becomes one synthetic clause (id ``a+b``, the hull as its span, the mean of its
         vectors) appended to a copy of its document, so any judge sees it as an ordinary clause.
+        Clauses embedded for it are counted in ``retrieval`` when one is given.
         """
         if not runs:
             return []
+        retrieval = {} if retrieval is None else retrieval
         ref_ext = _with_runs(ref, [r for r, _ in runs])
         inp_ext = _with_runs(inp, [i for _, i in runs])
         similarities = self._run_similarities(runs, ref, inp, retrieval)
@@ -624,7 +664,7 @@ class Engine:
         """Judge clause pairs given as texts (benchmarks): each pair is one candidate, no retrieval."""
         if not pairs:
             return []
-        self._detect_language(*(text for pair in pairs for text in pair))
+        self.detect_language(*(text for pair in pairs for text in pair))
         ref = self._clauses_document([a for a, _ in pairs], "reference")
         inp = self._clauses_document([b for _, b in pairs], "input")
         candidates = []

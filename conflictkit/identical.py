@@ -53,6 +53,12 @@ def unsettled(document: IndexedDocument, settled_ids: set[str]) -> IndexedDocume
     return IndexedDocument(document=document.document, clauses=clauses)
 
 
+def identical_judgement(reference_id: str, input_id: str) -> Judgement:
+    """The verdict on two clauses of identical text: the same matter, no difference, no judge asked."""
+    return Judgement.model_construct(reference_id=reference_id, input_id=input_id, p_same=1.0, p_differs=0.0,
+                                     p_conflict=0.0, judge=JUDGE_NAME, signals={"identical": 1.0})
+
+
 def settle_identical(
     candidates: list[CandidatePair], reference: IndexedDocument, input: IndexedDocument,
     exact: list[tuple[str, str]] | None = None,
@@ -70,10 +76,7 @@ def settle_identical(
         found = retrieved.get(key)
         candidate = found if found is not None else CandidatePair.model_construct(reference_id=key[0], input_id=key[1], relevance=1.0)
         result.candidates.append(candidate.model_copy(update={"signals": {**candidate.signals, "identical": 1.0}}))
-        result.judgements.append(Judgement.model_construct(
-            reference_id=key[0], input_id=key[1], p_same=1.0, p_differs=0.0, p_conflict=0.0,
-            judge=JUDGE_NAME, signals={"identical": 1.0},
-        ))
+        result.judgements.append(identical_judgement(*key))
     result.to_judge = [
         c for c in candidates if not (c.reference_id in settled_ref and c.input_id in settled_inp)
     ]

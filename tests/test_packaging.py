@@ -29,6 +29,12 @@ def test_the_core_wheel_ships_its_presets(tmp_path):
     assert set(names.split()) == {p.stem for p in (ROOT / "configs").glob("*.yaml")}
     location = run(python, "-c", "from conflictkit.config import PRESETS_DIR; print(PRESETS_DIR)", cwd=elsewhere)
     assert location.strip().startswith(str(venv))
+    # the playbook package and its schemas are in the wheel too
+    reviewed = run(venv / "bin" / "conflictkit", "review", "-p", ROOT / "samples/playbook-saas.yaml",
+                   ROOT / "samples/input-vendor-draft.md", "--config", "fast", "-q", cwd=elsewhere)
+    assert "of 13 positions" in reviewed
+    run(python, "-c", "from conflictkit.report.schemas import load_schema; load_schema('playbook'); load_schema('playbook-review')",
+        cwd=elsewhere)
 
 
 def test_every_plugin_moves_with_the_core_version():

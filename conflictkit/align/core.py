@@ -42,6 +42,9 @@ class AlignOptions:
     gap_cost: float = 0.0
     run_containment: float = 0.8
     definition_gaps: bool = True
+    reference_runs: bool = True
+    """Whether a link may grow over several reference clauses; off where each reference clause stands
+    alone (a playbook's positions: one input passage may cover a position, never merge two)."""
 
 
 def can_pair(clause: Clause) -> bool:
@@ -133,7 +136,8 @@ def _runs(
         if sides.same_text([r], [i]):
             runs.append(([r], [i]))
             continue
-        runs.append(grow([r], [i], free_ref, free_inp, lambda k: sides.ref[k].text, lambda k: sides.inp[k].text,
+        growable_ref = free_ref if options.reference_runs else set()
+        runs.append(grow([r], [i], growable_ref, free_inp, lambda k: sides.ref[k].text, lambda k: sides.inp[k].text,
                          options.run_containment))
     origin = {(tuple(a), tuple(b)): pair for pair, (a, b) in zip(in_order, runs)}
     runs = _merge_rewrapped_neighbours(sides, runs)

@@ -22,6 +22,8 @@ from conflictkit.errors import EXIT_FAILURE, EXIT_USAGE, ConflictkitError, Outpu
 # name -> (module, attribute) of each built-in command, in the order --help lists them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("conflictkit.cli.compare", "compare"),
+    "review": ("conflictkit.cli.review", "review"),
+    "playbook": ("conflictkit.cli.playbook", "playbook"),
     "batch": ("conflictkit.cli.batch", "batch"),
     "backends": ("conflictkit.cli.inspect", "backends"),
     "config": ("conflictkit.cli.inspect", "config"),

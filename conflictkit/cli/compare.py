@@ -61,17 +61,22 @@ def parse_fail_on(value: str | None) -> FailOn:
 
 def read_documents(reference: str, input: str, limits):
     """Both documents, either of them read from stdin when given as ``-``."""
-    from conflictkit.loaders import document_from_bytes, read_document
+    from conflictkit.loaders import read_document
 
     if reference == STDIN and input == STDIN:
         raise UserError("only one of REFERENCE and INPUT can be '-' (stdin)")
     if STDIN not in (reference, input):
         return None
+    return tuple(read_stdin(limits) if path == STDIN else read_document(path, limits) for path in (reference, input))
+
+
+def read_stdin(limits):
+    """The document piped in on stdin (``-`` on the command line); refused when stdin is a terminal."""
+    from conflictkit.loaders import document_from_bytes
+
     if sys.stdin.isatty():
         raise UserError("'-' reads a document from stdin, but stdin is a terminal; pipe the document in (e.g. < draft.md)")
-    data = sys.stdin.buffer.read(limits.max_document_bytes + 1)
-    return tuple(document_from_bytes(data, "<stdin>", limits) if path == STDIN else read_document(path, limits)
-                 for path in (reference, input))
+    return document_from_bytes(sys.stdin.buffer.read(limits.max_document_bytes + 1), "<stdin>", limits)
 
 
 class FormatOption(click.Option):

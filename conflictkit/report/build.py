@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from itertools import accumulate
 
 from conflictkit.align import Alignment, Gap, Link
@@ -52,17 +53,23 @@ def _moved_reason(reference: Quote, input: Quote) -> Reason:
                   detail=f"moved from {where(reference)} of the reference to {where(input)} of the input")
 
 
-def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument, pack=None) -> dict:
+def redline_record(reference_text: str, input_text: str, pack=None) -> dict:
+    """A finding's ``redline``: the word-level ops between two quotes' texts (the words of ``pack`` that
+    may reverse meaning marked), and their Markdown."""
     from conflictkit.grounding import redline
 
+    changes = redline(reference_text, input_text, pack)
+    return {**changes.to_dict(), "markdown": changes.to_markdown()}
+
+
+def _deviation(link: Link, reference: IndexedDocument, input: IndexedDocument, pack=None) -> dict:
     ref_quote, inp_quote = quote_of_run(reference, link.reference), quote_of_run(input, link.input)
-    changes = redline(ref_quote.text, inp_quote.text, pack)
     judgement = link.judgement
     reasons = list(judgement.reasons) + ([_moved_reason(ref_quote, inp_quote)] if link.moved else [])
     return {
         "kind": "deviation", "p_conflict": round(judgement.p_conflict, 4), "p_same": round(judgement.p_same, 4),
         "reference": ref_quote, "input": inp_quote, "reasons": reasons, "judge": judgement.judge, "moved": link.moved,
-        "redline": {**changes.to_dict(), "markdown": changes.to_markdown()}, "edits": judgement.edits,
+        "redline": redline_record(ref_quote.text, inp_quote.text, pack), "edits": judgement.edits,
     }
 
 
@@ -146,8 +153,11 @@ def assess_findings(findings: list[Finding], table: SeverityTable, reference: In
     return sorted(findings, key=lambda f: rank[f.id])
 
 
-def ground_findings(findings: list[Finding], reference: IndexedDocument, input: IndexedDocument) -> int:
+def ground_findings(findings: Sequence[Finding], reference: IndexedDocument, input: IndexedDocument) -> int:
     """Check every cited span against its source before anything is written; return how many were checked.
+
+    Anything with a finding's ``id``, ``reference`` and ``input`` quotes and ``grounded`` flag is
+    checked the same way (a playbook review's verdicts are).
 
     A span that does not hold is an engine bug: it raises, naming the clause, and is never
     corrected or dropped silently.
@@ -158,7 +168,7 @@ def ground_findings(findings: list[Finding], reference: IndexedDocument, input: 
     checked = 0
     for finding in findings:
         for side in ("reference", "input"):
-            quote: Quote | None = getattr(finding, side)
+            quote: Quote | None = getattr(finding, side, None)
             if quote is None:
                 continue
             # a run's clause spans must lie inside its hull and hold text of the file, like the hull
@@ -173,7 +183,7 @@ def ground_findings(findings: list[Finding], reference: IndexedDocument, input: 
                         f"finding {finding.id} cites {side} clause {clause_id} at [{start}, {end}) "
                         f"but verification says {result.status}: {result.detail}"
                     )
-        for n, edit in enumerate(finding.edits):
+        for n, edit in enumerate(getattr(finding, "edits", ())):
             for side in ("reference", "input"):
                 cited_edit = getattr(edit, side)
                 original = (reference if side == "reference" else input).document.original

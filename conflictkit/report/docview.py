@@ -21,6 +21,11 @@ _MARK_TAGS = {"bold": "strong", "italic": "em", "strike": "s", "code": "code"}
 _LEAF_TAGS = {"paragraph": "p", "th": "th", "td": "td", "code": "pre"}
 
 
+VIEW_KINDS = ("deviation", "missing", "added", "moved", "not-acceptable", "fallback", "standard", "absent", "uncovered")
+"""Every kind a highlighted entry may have (a comparison's findings, a playbook review's verdicts), in the
+order a highlight shared by several takes its colour from."""
+
+
 @dataclass(order=True)
 class Event:
     """Something to insert at ``offset`` of the document text; ``rank`` orders events at one offset.
@@ -177,7 +182,7 @@ class _Writer:
     def _wrap(self, piece: str) -> str:
         active = sorted(self.marks)
         kinds = {self.mark_kinds[i] for i in active}
-        kind = next((k for k in ("deviation", "missing", "added", "moved") if k in kinds), "other")
+        kind = next((k for k in VIEW_KINDS if k in kinds), "other")
         multi = " multi" if len(active) > 1 else ""
         changed = [self.changes[i] for i in active if i in self.changes]
         if changed:

@@ -26,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from conflictkit.errors import GroundingError
-from conflictkit.report.docview import Event, event, render_document_html
+from conflictkit.report.docview import VIEW_KINDS, Event, event, render_document_html
 from conflictkit.report.order import SEVERITIES, counts_phrase, ordered, severity_rank
 from conflictkit.report.view import ReportView, section_title, settle
 
 KINDS = ("deviation", "missing", "added", "moved")
+VERDICTS = tuple(k for k in VIEW_KINDS if k not in KINDS)
+"""A playbook review's entries (:mod:`conflictkit.playbook.html`): each verdict, and input clauses no position covers."""
 SIDES = ("reference", "input")
 STATUSES = ("accepted", "dismissed")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -141,6 +143,8 @@ def pane_events(view: ReportView, side: str, points: list[tuple[int, int]] | Non
     for i, finding in enumerate(view.findings):
         quote = finding.get(side)
         if quote is None:
+            if finding.get("kind") not in ("missing", "added"):  # only a clause with no counterpart leaves a gap
+                continue
             theirs = finding.get(other)
             at = gap_offset(texts[other], texts[side], theirs["start"], theirs["end"]) if theirs else None
             if at is not None:
@@ -156,9 +160,25 @@ def pane_events(view: ReportView, side: str, points: list[tuple[int, int]] | Non
     return events
 
 
+def finding_positions(findings: list[dict], texts: dict[str, str]) -> list[int]:
+    """Each entry's place in document order, in input offsets (a missing clause: where it would be); a
+    playbook review's entries, which carry no ids in document order, are placed by it."""
+    positions = []
+    for finding in findings:
+        if finding.get("input"):
+            positions.append(finding["input"]["start"])
+            continue
+        quote = finding.get("reference") or {"start": 0, "end": 0}
+        at = gap_offset(texts["reference"], texts["input"], quote["start"], quote["end"])
+        if at is None:  # no neighbour to go by: the same relative place
+            at = int(len(texts["input"]) * quote["start"] / max(1, len(texts["reference"])))
+        positions.append(at)
+    return positions
+
+
 def render_pane(view: ReportView, side: str, points: list[tuple[int, int]] | None = None) -> str:
     """One document as formatted text, the text a reader sees, with its highlights."""
-    kinds = [f.get("kind") if f.get("kind") in KINDS else "other" for f in view.findings]
+    kinds = [f.get("kind") if f.get("kind") in VIEW_KINDS else "other" for f in view.findings]
     body = render_document_html(view.document(side), pane_events(view, side, points), kinds)
     return f'<div class="doc md" id="doc-{side}" tabindex="0">{body}</div>'
 
@@ -212,7 +232,8 @@ def render_reasons(reasons: list[dict]) -> str:
     return f'<ul class="reasons">{"".join(items)}</ul>'
 
 
-def _where(view: ReportView, quote: dict | None, side: str, label: str) -> str:
+def quote_where(view: ReportView, quote: dict | None, side: str, label: str) -> str:
+    """Where a quote is, for the list: as a reader finds it (and how many more clauses a run has)."""
     if quote is None:
         return ""
     where = view.located(quote, side)
@@ -231,9 +252,7 @@ def render_finding(view: ReportView, index: int, finding: dict, decision: dict |
     ``position`` is its place in document order (the toolbar sorts by it).
     """
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
-    status = (decision or {}).get("status")
-    status = status if status in STATUSES else ""
-    note = (decision or {}).get("note") or ""
+    status, note = decision_state(decision)
     p = float(finding.get("p_conflict") or 0.0)
     severity = finding.get("severity") if finding.get("severity") in SEVERITIES else ""
     rule = finding.get("severity_rule") or ""
@@ -245,21 +264,36 @@ def render_finding(view: ReportView, index: int, finding: dict, decision: dict |
         f' <span class="p" title="P(conflict)">{_percent(p)}</span>'
         f'<span class="status">{esc(status)}</span></div>'
     )
-    where = f'<div class="wheres">{_where(view, finding.get("reference"), "reference", "ref")}{_where(view, finding.get("input"), "input", "in")}</div>'
+    where = (f'<div class="wheres">{quote_where(view, finding.get("reference"), "reference", "ref")}'
+             f'{quote_where(view, finding.get("input"), "input", "in")}</div>')
     meta = (
         (f'<div class="meta rule">Severity {esc(severity)}: {esc(rule)}</div>' if rule else "")
         + f'<div class="meta">P(conflict) {_percent(p)} · P(same matter) {_percent(finding.get("p_same"))}'
         f' · judge {esc(finding.get("judge") or "—")} · {"grounded" if finding.get("grounded") else "not grounded"}</div>'
     )
-    review = _review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
-    reason_types = " ".join(sorted({_reason_type(r) for r in finding.get("reasons") or []}))
+    review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
+    body = (f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(view.explained(finding))}{meta}"
+            f"{render_redline(view, finding)}{review}")
+    extra = (f' data-sev="{severity_rank(finding)}" data-severity="{severity}"'
+             f' data-subject="{esc(finding.get("subject") or "")}"{_spans(finding)}')
+    return list_item(index, kind, finding.get("id"), p, position, finding.get("reasons") or [], status, body, extra)
+
+
+def decision_state(decision: dict | None) -> tuple[str, str]:
+    """(status, note) of a reviewer's decision on an entry: status "" when undecided."""
+    status = (decision or {}).get("status")
+    return (status if status in STATUSES else ""), (decision or {}).get("note") or ""
+
+
+def list_item(index: int, kind: str, entry_id: Any, p: float, position: int, reasons: list[dict], status: str, body: str,
+              extra: str = "") -> str:
+    """One entry of the list as the script reads it: kind, P, id, review status, place and reason types as data
+    (``extra``: more data attributes, escaped already: a finding's severity, subject and spans)."""
+    reason_types = " ".join(sorted({_reason_type(r) for r in reasons}))
     return (
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
-        f' data-p="{p:.6f}" data-fid="{esc(finding.get("id"))}" data-status="{status}" data-pos="{position}"'
-        f' data-sev="{severity_rank(finding)}" data-severity="{severity}" data-subject="{esc(finding.get("subject") or "")}"'
-        f' data-reasons="{esc(reason_types)}"{_spans(finding)}>'
-        f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(view.explained(finding))}{meta}"
-        f"{render_redline(view, finding)}{review}</li>"
+        f' data-p="{p:.6f}" data-fid="{esc(entry_id)}" data-status="{status}" data-pos="{position}"'
+        f' data-reasons="{esc(reason_types)}"{extra}>{body}</li>'
     )
 
 
@@ -284,7 +318,8 @@ def _explanation(lines: list[str] | None) -> str:
     return '<div class="explanation">' + "".join(f"<p>{esc(line)}</p>" for line in lines) + "</div>"
 
 
-def _review_controls(note: str) -> str:
+def review_controls(note: str) -> str:
+    """The review app's accept / dismiss / clear buttons and the note box of one entry."""
     return (
         '<div class="review">'
         '<button type="button" data-action="accepted" title="Accept (a)">Accept</button> '
@@ -302,18 +337,23 @@ REVIEW_FILTERS = (("", "any review status"), ("undecided", "undecided"), ("accep
 
 
 def render_toolbar(findings: list[dict], decisions: dict | None = None, sort: str = "severity", review: str | None = None,
-                   subjects: dict[str, str] | None = None) -> str:
+                   subjects: dict[str, str] | None = None, kinds: tuple[str, ...] = KINDS,
+                   sorts: tuple[tuple[str, str], ...] = ()) -> str:
     """Filters (kind, severity, reason type, review status, free text), the sort order, the reviewed count, the keys
-    (the review keys only with review controls; an export button for a review kept in the browser)."""
-    counts = {k: sum(1 for f in findings if f.get("kind") == k) for k in KINDS}
+    (the review keys only with review controls; an export button for a review kept in the browser).
+
+    ``kinds`` are the kinds to filter by (a playbook review's verdicts); ``sorts`` come before the usual orders.
+    """
+    counts = {k: sum(1 for f in findings if f.get("kind") == k) for k in kinds}
     boxes = "".join(
-        f'<label class="k-{k}"><input type="checkbox" name="kind" value="{k}" checked> {k} ({counts[k]})</label>'
-        for k in KINDS
+        f'<label class="k-{k}"><input type="checkbox" name="kind" value="{k}" checked> {k.replace("-", " ")} ({counts[k]})</label>'
+        for k in kinds
     )
     types = sorted({_reason_type(r) for f in findings for r in f.get("reasons") or []})
     reason_options = '<option value="">any reason</option>' + "".join(f'<option value="{esc(t)}">{esc(t)}</option>' for t in types)
     status_options = "".join(f'<option value="{v}">{label}</option>' for v, label in REVIEW_FILTERS)
-    sort_options = "".join(f'<option value="{v}"{" selected" if v == sort else ""}>{label}</option>' for v, label in SORTS)
+    sort_options = "".join(f'<option value="{v}"{" selected" if v == sort else ""}>{label}</option>'
+                           for v, label in (*sorts, *SORTS))
     severity_options = "".join(f'<option value="{v}">{label}</option>' for v, label in SEVERITY_FILTERS)
     present = {f.get("subject") for f in findings if f.get("subject")}
     named = [(name, label) for name, label in (subjects or {}).items() if name in present]
@@ -468,24 +508,20 @@ def render_html(report: dict, reference_text: str, input_text: str, decisions: d
     ``decisions`` maps a finding id to ``{"status": "accepted"|"dismissed"|None, "note": str}``.
     The page loads nothing: its policy allows only its own inline style and script (by hash).
     """
-    css, js = asset("report.css"), asset("report.js")
-    csp = (
-        f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
-        "img-src data:; base-uri 'none'; form-action 'none'"
-    )
     title = f"conflictkit: {view_title(_name(report, 'reference'), _name(report, 'input'))}"
     reviewed = ""
     if decisions:
         done = sum(1 for d in decisions.values() if (d or {}).get("status") in STATUSES)
         reviewed = f'<p class="reviewed">Review: {done} of {len(report.get("findings") or [])} findings decided.</p>'
-    return fill(
-        asset("report.html"),
-        {
-            "csp": esc(csp),
-            "title": esc(title),
-            "css": css,
-            "js": js,
-            "summary": render_summary(report) + reviewed,
-            "view": render_view(report, reference_text, input_text, decisions, review="local", view=view),
-        },
+    return render_page(title, render_summary(report) + reviewed,
+                       render_view(report, reference_text, input_text, decisions, review="local", view=view))
+
+
+def render_page(title: str, summary: str, view: str) -> str:
+    """The self-contained page around a view (``summary`` and ``view`` are HTML already; ``title`` is text)."""
+    css, js = asset("report.css"), asset("report.js")
+    csp = (
+        f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
     )
+    return fill(asset("report.html"), {"csp": esc(csp), "title": esc(title), "css": css, "js": js, "summary": summary, "view": view})

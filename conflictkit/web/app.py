@@ -26,6 +26,7 @@ from conflictkit.errors import ConflictkitError
 from conflictkit.report.html import TEMPLATES as REPORT_TEMPLATES
 from conflictkit.web import export, pages
 from conflictkit.web.jobs import Runner
+from conflictkit.web.playbooks import entry_ids, is_review
 from conflictkit.web.reviews import ReviewStore
 from conflictkit.web.security import BodyTooLarge, Guard, is_loopback, too_large_message
 from conflictkit.web.uploads import MAX_BATCH
@@ -113,7 +114,11 @@ class App:
         from conflictkit.report.html import render_panes
 
         comparison = self.reviews.get(cid)
-        if comparison is not None:
+        if comparison is not None and is_review(comparison.report):
+            from conflictkit.playbook.html import render_review_view
+
+            render_review_view(comparison.report, comparison.reference_text, comparison.input_text)
+        elif comparison is not None:
             render_panes(comparison.report, {"reference": comparison.reference_text, "input": comparison.input_text})
 
     def choices(self) -> list[tuple[str, str]]:
@@ -182,7 +187,7 @@ class App:
                 raise BodyTooLarge(too_large_message(self.settings.max_upload_bytes))
             documents.extend(await run_in_threadpool(
                 check_upload, upload.filename, data, self.default_config.limits, self.settings.max_upload_bytes,
-                self.settings.worker_limits))
+                self.settings.worker_limits, side == "reference"))
         if side == "reference" and len(documents) != 1:
             raise ConflictkitError("the reference must be one document, not a zip of several")
         return documents
@@ -260,7 +265,7 @@ class App:
     async def decide(self, request: Request) -> Response:
         cid, fid = request.path_params["cid"], request.path_params["fid"]
         comparison = self.reviews.get(cid)
-        if comparison is None or fid not in {f.get("id") for f in comparison.report.get("findings", [])}:
+        if comparison is None or fid not in entry_ids(comparison.report):
             return JSONResponse({"error": "no such comparison or finding"}, 404)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "send the decision as application/json"}, 415)

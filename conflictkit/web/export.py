@@ -10,6 +10,7 @@ from conflictkit.report.escape import escape_cell, escape_markdown
 from conflictkit.report.html import render_html
 from conflictkit.report.render import editorial_note, markdown_redline
 from conflictkit.report.view import ReportView, describe_reason
+from conflictkit.web.playbooks import is_review
 from conflictkit.web.reviews import MAX_NOTE, STATUSES, Comparison
 
 REVIEW_SCHEMA = "conflictkit.review/1"
@@ -21,9 +22,10 @@ def _decision(decisions: dict, finding: dict) -> dict:
 
 
 def review_json(comparison: Comparison, decisions: dict) -> str:
-    """The report with a ``review`` on every finding, and where the comparison came from."""
+    """The report with a ``review`` on every finding (a playbook review: on every position and uncovered clause),
+    and where the comparison came from."""
     report = json.loads(json.dumps(comparison.report))
-    for finding in report.get("findings", []):
+    for finding in [*report.get("findings", []), *report.get("positions", []), *report.get("uncovered", [])]:
         finding["review"] = _decision(decisions, finding)
     data = {
         "schema": REVIEW_SCHEMA,
@@ -44,6 +46,9 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     renders as markup or fetches anything in a Markdown viewer.
     """
     report = comparison.report
+    if is_review(report):
+        return _playbook_review_markdown(report, {"reference": comparison.reference_text, "input": comparison.input_text},
+                                         decisions)
     summary = report.get("summary") or {}
     view = ReportView(report, {"reference": comparison.reference_text, "input": comparison.input_text})
     findings = view.findings  # by severity, then document order, as every view lists them
@@ -81,8 +86,25 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def _playbook_review_markdown(review: dict, texts: dict, decisions: dict) -> str:
+    """review.md of a playbook review, then every reviewer's decision."""
+    from conflictkit.playbook.render import render_review_markdown
+
+    lines = [render_review_markdown(review, texts).rstrip("\n"), "", "## Decisions", "",
+             "| Entry | Verdict | Decision | Note |", "|---|---|---|---|"]
+    for entry in [*review.get("positions", []), *review.get("uncovered", [])]:
+        d = _decision(decisions, entry)
+        lines.append(f"| {escape_cell(entry['id'])} | {entry.get('label', 'uncovered')} | {d['status'] or 'undecided'} "
+                     f"| {escape_cell(d['note'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def review_html(comparison: Comparison, decisions: dict) -> str:
     """The self-contained HTML report with the decisions and notes shown on each finding."""
+    if is_review(comparison.report):
+        from conflictkit.playbook.html import render_review_html
+
+        return render_review_html(comparison.report, comparison.reference_text, comparison.input_text, decisions)
     return render_html(comparison.report, comparison.reference_text, comparison.input_text, decisions)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from conflictkit.loaders import accepted_extensions
 from conflictkit.report.html import esc, fill, render_summary, render_view, view_title
 from conflictkit.web.jobs import Job
+from conflictkit.web.playbooks import is_review
 from conflictkit.web.reviews import Comparison, Summary
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -37,7 +38,8 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     accept = esc(",".join(extensions))
     form = (
         f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
-        f'<label class="drop">Reference document (template, previous version) <input type="file" name="reference" accept="{accept}" required>'
+        f'<label class="drop">Reference document (template, previous version) or playbook (.yaml) '
+        f'<input type="file" name="reference" accept="{accept},.yaml,.yml" required>'
         '<span class="drop-hint">or drop a file here</span></label>'
         '<label class="drop">Input document (the draft under review; several, or a .zip of them, for a batch) '
         f'<input type="file" name="input" accept="{accept},.zip" multiple required><span class="drop-hint">or drop files here</span></label>'
@@ -45,6 +47,8 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
         + (f'<details class="unavailable"><summary>{len(unavailable or {})} more cannot run on this server</summary>'
            f'<ul>{missing}</ul></details>' if missing else "")
         + f'<p class="hint">{esc(", ".join(extensions))} files; up to {max_bytes / 1e6:g} MB per upload. '
+        'A playbook (.yaml) as the reference gives a verdict per position instead (it must hold its texts: '
+        '<code>conflictkit playbook show P.yaml --format yaml</code> writes them out). '
         'The comparison shows the text as read from each file.</p>'
         '<button type="submit">Compare</button> <span class="busy" hidden>Checking the configuration…</span></form>'
     )
@@ -52,7 +56,7 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
         f'<tr data-cid="{esc(c.id)}"><td><a class="title" href="/comparisons/{esc(c.id)}">{esc(c.name)}</a>'
         '<span class="row-error error" role="alert" hidden></span></td>'
         f"<td>{esc(_when(c.created))}</td>"
-        + "".join(f'<td class="num">{esc(c.counts.get(k, 0))}</td>' for k in ("deviation", "missing", "added"))
+        + _counts(c.counts)
         + f'<td class="num">{c.decided}</td>'
         '<td class="manage"><button type="button" data-manage="rename">Rename</button> '
         '<button type="button" data-manage="delete">Delete</button></td></tr>'
@@ -79,6 +83,14 @@ def needs(why: str) -> str:
         line = line.split("): ", 1)[1].split("; ")[0]
     line = line.split("; available")[0]
     return line if len(line) <= NEEDS_CHARS else line[: NEEDS_CHARS - 1].rstrip() + "…"
+
+
+def _counts(summary: dict) -> str:
+    """A past comparison's deviations, missing and added; a playbook review's verdicts across those three columns."""
+    if "not-acceptable" in summary:
+        verdicts = f"{summary['not-acceptable']} not acceptable, {summary.get('missing', 0)} missing, {summary.get('fallback', 0)} fallback"
+        return f'<td colspan="3" class="num">playbook review: {esc(verdicts)}</td>'
+    return "".join(f'<td class="num">{esc(summary.get(k, 0))}</td>' for k in ("deviation", "missing", "added"))
 
 
 def job_page(job: Job) -> str:
@@ -137,12 +149,19 @@ def results_page(comparison: Comparison, decisions: dict) -> str:
         f'<a href="/comparisons/{comparison.id}/export.{ext}" download>{label}</a>'
         for ext, label in (("json", "JSON"), ("md", "Markdown"), ("html", "HTML"))
     )
+    if is_review(report):
+        from conflictkit.playbook.html import render_review_summary, render_review_view
+
+        summary = render_review_summary(report)
+        view = render_review_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
+    else:
+        summary = render_summary(report)
+        view = render_view(report, comparison.reference_text, comparison.input_text, decisions, review="server")
     header = (
-        f'{render_summary(report)}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}'
+        f'{summary}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}'
         ' · <label class="import">Import review <input type="file" id="ck-import" accept=".json,application/json"></label>'
         '<span id="ck-import-result" role="status"></span></p>'
     )
-    view = render_view(report, comparison.reference_text, comparison.input_text, decisions, review="server")
     main = f'<div class="results" data-comparison="{comparison.id}">{view}</div>'
     return page(comparison.name, main, header=header, body_class="results-page")
 

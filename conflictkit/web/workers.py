@@ -150,11 +150,17 @@ class Worker:
         connection.close()
 
 
-def check_upload(filename: str, data: bytes, limits: Limits, max_bytes: int, worker_limits: WorkerLimits) -> list[tuple[str, bytes]]:
-    """The documents of one upload, read in a process of their own: (name, bytes to store) for each."""
+def check_upload(filename: str, data: bytes, limits: Limits, max_bytes: int, worker_limits: WorkerLimits,
+                 reference: bool = False) -> list[tuple[str, bytes]]:
+    """The documents of one upload, read in a process of their own: (name, bytes to store) for each.
+
+    A ``reference`` that is a playbook (.yaml) is read as one there too, so a playbook that cannot be
+    reviewed with is refused before any job starts.
+    """
     worker = Worker(worker_limits, name="conflictkit-upload-check")
     try:
-        return worker.call("check", (filename, data, limits, max_bytes), seconds=min(worker_limits.seconds, CHECK_SECONDS))
+        return worker.call("check", (filename, data, limits, max_bytes, reference),
+                           seconds=min(worker_limits.seconds, CHECK_SECONDS))
     finally:
         worker.close()
 
@@ -192,16 +198,22 @@ def serve_jobs(connection, memory_bytes: int) -> None:
 
 
 def _check(payload, engines, progress) -> list[tuple[str, bytes]]:
+    from conflictkit.web.playbooks import check_playbook, is_playbook
     from conflictkit.web.uploads import documents_from_upload, stored_bytes
 
-    filename, data, limits, max_bytes = payload
-    return [(document.path, stored_bytes(document)) for document in documents_from_upload(filename, data, limits, max_bytes)]
+    filename, data, limits, max_bytes, reference = payload
+    documents = documents_from_upload(filename, data, limits, max_bytes)
+    for document in documents:
+        if reference and is_playbook(document.path):
+            check_playbook(document)
+    return [(document.path, stored_bytes(document)) for document in documents]
 
 
 def _compare(payload, engines, progress) -> dict:
     from conflictkit.engine import Engine
     from conflictkit.loaders import document_from_bytes
     from conflictkit.store import get_store
+    from conflictkit.web.playbooks import is_playbook, review_job
 
     key, config, (reference_name, reference_data), (input_name, input_data) = payload
     config: Config
@@ -212,6 +224,9 @@ def _compare(payload, engines, progress) -> dict:
         engines[engine_key] = Engine(config, store=get_store())
     engine = engines[engine_key]
     engine.progress = progress
+    if is_playbook(reference.path):  # an uploaded playbook: its job is a review
+        reference_text, report = review_job(engine, reference, input)
+        return {"reference": (reference.path, reference_text), "input": (input.path, input.original), "report": report}
     result = engine.compare_documents(reference, input)
     return {"reference": (reference.path, result.reference.document.original),
             "input": (input.path, result.input.document.original), "report": result.report}

@@ -2,7 +2,9 @@
 
 ``load_schema("conflictkit.report/1")`` (or ``"report"``) returns the schema as a dict; the files
 themselves are ``report.schema.json``, ``pairs.schema.json`` and ``params.schema.json`` in this
-directory. The pairs schema refers to the report schema's reason by its ``$id``.
+directory. The pairs schema refers to the report schema's reason by its ``$id``. The playbook format
+(``playbook.schema.json``) and a playbook review (``playbook-review.schema.json``) are generated from
+their pydantic models (``python -m conflictkit.playbook.schemas``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from pathlib import Path
 from conflictkit.report import PAIRS_SCHEMA, PARAMS_SCHEMA, REPORT_SCHEMA
 
 HERE = Path(__file__).resolve().parent
-FILES = {REPORT_SCHEMA: "report.schema.json", PAIRS_SCHEMA: "pairs.schema.json", PARAMS_SCHEMA: "params.schema.json"}
+PLAYBOOK_SCHEMA = "conflictkit.playbook/1"
+PLAYBOOK_REVIEW_SCHEMA = "conflictkit.playbook-review/1"
+FILES = {REPORT_SCHEMA: "report.schema.json", PAIRS_SCHEMA: "pairs.schema.json", PARAMS_SCHEMA: "params.schema.json",
+         PLAYBOOK_SCHEMA: "playbook.schema.json", PLAYBOOK_REVIEW_SCHEMA: "playbook-review.schema.json"}
 """Schema name (the ``schema`` field of each file) -> the JSON Schema file that describes it."""
 
 

@@ -19,7 +19,8 @@
   var severitySelect = $("ck-severity"), subjectSelect = $("ck-subject");
   var docs = { reference: $("doc-reference"), input: $("doc-input") };
   var SIDES = ["reference", "input"];
-  var KIND_ORDER = { deviation: 0, missing: 1, added: 2, moved: 3 };
+  // a comparison's kinds, and a playbook review's verdicts
+  var KIND_ORDER = { deviation: 0, missing: 1, added: 2, moved: 3, "not-acceptable": 0, fallback: 2, standard: 3, absent: 4, uncovered: 5 };
 
   // -- filter and sort ----------------------------------------------------------------------------
 
@@ -54,6 +55,7 @@
     var key = function (li) {
       if (mode === "p-desc") { return [-li.getAttribute("data-p"), pos(li)]; }
       if (mode === "p-asc") { return [+li.getAttribute("data-p"), pos(li)]; }
+      if (mode === "listed") { return [+li.getAttribute("data-i")]; }
       if (mode === "kind") {
         var kind = li.getAttribute("data-kind");
         return [kind in KIND_ORDER ? KIND_ORDER[kind] : 9, pos(li)];
