@@ -114,6 +114,15 @@ class Limits(_Strict):
     )
 
 
+class SeverityConfig(_Strict):
+    """How findings are ranked (see conflictkit.report.severity); part of the report's cache key."""
+
+    table: str | None = Field(
+        None, description="a severity table (YAML, shaped like conflictkit/judges/atoms/lang/en/tables/severity.yaml) instead "
+        "of the judge's language's; a relative path is read from the config file's folder",
+    )
+
+
 class Config(_Strict):
     """The whole configuration. ``Config()`` is the offline default (configs/offline.yaml)."""
 
@@ -126,6 +135,7 @@ class Config(_Strict):
     thresholds: Thresholds = Thresholds()
     alignment: AlignmentConfig = AlignmentConfig()
     limits: Limits = Limits()
+    severity: SeverityConfig = SeverityConfig()
 
     def specs(self) -> dict[StageName, ComponentSpec | None]:
         return {stage: getattr(self.pipeline, stage) for stage in STAGES}
@@ -190,6 +200,13 @@ def resolve(data: Any, source: str = "config") -> Config:
         filled, errs = validate_backend_options(stage, spec, ("pipeline", stage))
         problems.extend(errs)
         resolved[stage] = filled
+    if config.severity.table:
+        from conflictkit.report.severity import load_table
+
+        try:
+            load_table(config.severity.table)
+        except ConfigError as exc:
+            problems.extend(f"severity.table: {p}" for p in exc.problems)
     if problems:
         raise ConfigError(joined_problems(source, problems))
     return config.model_copy(update={"pipeline": PipelineConfig.model_construct(**resolved)})

@@ -132,7 +132,7 @@ def read_config(path: str | os.PathLike[str] | None = None) -> tuple[Any, str]:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"cannot read config {path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
-        return load_yaml(text), str(path)
+        return _relative_to(load_yaml(text), file.parent), str(path)
     except yaml.YAMLError as exc:
         raise ConfigError(f"config {path} is not valid YAML{yaml_problem(exc)}") from None
 
@@ -143,3 +143,19 @@ def yaml_problem(exc: yaml.YAMLError) -> str:
     where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     return f"{where}: {problem}"
+
+
+def _relative_to(data: Any, folder: Path) -> Any:
+    """Config data with the files it names (``severity.table``) read from ``folder`` when relative."""
+    table = named_files(data).get("severity.table")
+    if table and not Path(table).expanduser().is_absolute():
+        data = {**data, "severity": {**data["severity"], "table": str((folder / table).resolve())}}
+    return data
+
+
+def named_files(data: Any) -> dict[str, str]:
+    """The files a config's data names besides itself, by their key (``severity.table``): what they hold
+    is part of what a comparison is made from."""
+    severity = data.get("severity") if isinstance(data, dict) else None
+    table = severity.get("table") if isinstance(severity, dict) else None
+    return {"severity.table": table} if isinstance(table, str) and table else {}

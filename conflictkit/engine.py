@@ -39,7 +39,8 @@ from conflictkit.model import CandidatePair, Clause, Document, IndexedDocument, 
 from conflictkit.progress import ProgressCallback, silent
 from conflictkit.registry import Registry, get_registry
 from conflictkit.report import PARAMS_SCHEMA
-from conflictkit.report.build import build_findings, build_pairs, build_report, ground_findings
+from conflictkit.report.build import assess_findings, build_findings, build_pairs, build_report, ground_findings
+from conflictkit.report.severity import table_of_config
 from conflictkit.stages import NOT_ANSWERED_YET, Comparison, Component, Embedder, Explainer, Filter, Judge, Retriever, Scorer, Segmenter
 from conflictkit.store import Store, cached_values, key_of, vector_bytes, vector_from
 
@@ -78,6 +79,8 @@ class ComparisonResult:
 
 
 RECENT_INDEXES = 4  # indexed documents an engine keeps in memory
+EMBED_BATCH, EMBED_BATCH_MIN = 256, 16  # texts per call of the embedder: at most, and at least
+PROGRESS_STEPS = 16  # a long step reports at least this many times (batches permitting)
 RECENT_VECTORS = 20_000  # clause vectors an engine without a store keeps in memory (30 MB at 384 dimensions)
 
 
@@ -123,6 +126,7 @@ class Engine:
         # clauses against every input, and must not embed them again each time.
         self._recent_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._last_context: tuple[tuple, DocumentContext] | None = None
+        table_of_config(config)  # a severity table that cannot be read fails here, before any work
 
     def _build(self, stage: str, spec) -> Component | None:
         if spec is None:
@@ -319,7 +323,8 @@ class Engine:
 
     def _embed_fresh(self, texts: list[str]) -> list[np.ndarray]:
         embedder = self._ready("embedder")
-        batch = 256  # large enough for the embedder to sort by length and pad little; small enough to show progress
+        # large enough for the embedder to sort by length and pad little; small enough that progress moves
+        batch = min(EMBED_BATCH, max(EMBED_BATCH_MIN, -(-len(texts) // PROGRESS_STEPS)))
         parts = []
         for start in range(0, len(texts), batch):
             self.progress("embed", start, len(texts))
@@ -557,7 +562,8 @@ class Engine:
             return []
         judge = self._ready("judge")
         self.progress("judge", 0, len(candidates))
-        comparison = Comparison(reference=ref, input=inp, context=context if context is not None else EMPTY)
+        comparison = Comparison(reference=ref, input=inp, context=context if context is not None else EMPTY,
+                                progress=self.progress)
         judgements = judge.judge(candidates, comparison)
         self.progress("judge", len(candidates), len(candidates))
         if len(judgements) != len(candidates):
@@ -584,8 +590,11 @@ class Engine:
         alignment = align(ref, inp, judgements, config.alignment.options(thresholds), judge_runs)
         findings = build_findings(alignment, ref, inp, self.pack)
         checked = ground_findings(findings, ref, inp)
+        severity = table_of_config(config, self._language)
+        findings = assess_findings(findings, severity, ref, inp)
         report = build_report(ref, inp, findings, alignment, candidates, judgements, checked, thresholds.model_dump())
         report["alignment"] = config.alignment.model_dump()
+        report["materiality"] = severity.describe()
         report["summary"].update({k: v for k, v in retrieval.items() if k in ("lexical_clauses", "embedded_clauses")})
         pairs = build_pairs(candidates, judgements, alignment)
         return ComparisonResult(
@@ -658,8 +667,9 @@ class Engine:
         The key holds the original files' hashes (spans index the original text, not the
         normalized one) and the thresholds; a saved report was grounded when it was made.
         """
-        key = key_of("report", self.code_key, ref.document.sha256, inp.document.sha256,
-                     pairs_key, self.config.thresholds.model_dump(), self.config.alignment.model_dump())
+        key = key_of("report", self.code_key, ref.document.sha256, inp.document.sha256, pairs_key,
+                     self.config.thresholds.model_dump(), self.config.alignment.model_dump(),
+                     table_of_config(self.config, self._language).fingerprint)
         cached = self.store.get_json("report", key)
         if cached is not None and {"report", "pairs"} <= set(cached):
             for side, document in (("reference", ref.document), ("input", inp.document)):

@@ -18,6 +18,7 @@ ClauseKind = Literal["clause", "definition", "heading", "signature", "boilerplat
 FindingKind = Literal["deviation", "missing", "added", "moved"]
 EditVerdict = Literal["editorial", "same-effect", "substantive"]
 Side = Literal["reference", "input"]
+Severity = Literal["high", "medium", "low"]
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -295,7 +296,8 @@ class Finding(_Model):
     """A reported difference: a deviation or a move (both sides), a missing (reference) or an added (input).
 
     ``moved`` marks a deviation whose clause also changed place; ``definition`` marks a missing
-    or added clause that is a definition, so a reviewer can filter them.
+    or added clause that is a definition, so a reviewer can filter them. Ids number findings in
+    document order; reports list them by ``severity``, then document order.
     """
 
     id: str
@@ -313,6 +315,12 @@ class Finding(_Model):
     definition: bool = False
     edits: list[Edit] = Field(default_factory=list)
     """For deviations judged edit by edit: every edit of the pair with its verdict (document order)."""
+    severity: Severity | None = None
+    """How much it matters, from what changed and where (:mod:`conflictkit.report.severity`)."""
+    subject: str | None = None
+    """The subject of its clause in the severity table (``liability``, ``payment``...); None: none listed."""
+    severity_rule: str | None = None
+    """The rule that set the severity, in words."""
 
 
 # -- building models from trusted data ------------------------------------------------------------

@@ -115,13 +115,20 @@ def rerun_key(config_data: Any, paths: list[str], options: dict[str, Any] | None
             return None  # the normal path says what is wrong with it
         files.append([Path(path).suffix.lower(), hashlib.sha256(data).hexdigest()])
     from conflictkit.codekey import code_key
+    from conflictkit.configfile import named_files
 
+    named = {}
+    for name, path in named_files(config_data).items():  # a severity table edited since: answered afresh
+        try:
+            named[name] = hashlib.sha256(Path(path).expanduser().read_bytes()).hexdigest()
+        except OSError:
+            return None  # the normal path says what is wrong with it
     payload = {
         "version": __version__, "pipeline": PIPELINE_VERSION, "code": code_stamp(),
         # the cache's own key of the code (conflictkit.codekey): the versions of what the core and every
         # plugin require too, so upgrading onnxruntime or a model library answers afresh
         "distributions": code_key(rules=False), "config": config_data,
-        "files": files, "options": options or {}, "environment": {k: os.environ.get(k) for k in ENVIRONMENT},
+        "files": files, "named_files": named, "options": options or {}, "environment": {k: os.environ.get(k) for k in ENVIRONMENT},
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 

@@ -267,7 +267,8 @@ class Comparison(BaseModel):
     """Everything a judge may look at besides the pairs: both indexed documents, and the facts read
     from both whole documents before any pair is judged (renames, aliases: see :mod:`conflictkit.context`).
 
-    A judge may ignore ``context``; pairs judged on their own (benchmarks) get an empty one.
+    A judge may ignore ``context``; pairs judged on their own (benchmarks) get an empty one. A judge
+    that works through its pairs in batches calls :meth:`advance` after each, so progress moves.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
@@ -275,6 +276,17 @@ class Comparison(BaseModel):
     reference: IndexedDocument
     input: IndexedDocument
     context: DocumentContext = Field(default_factory=DocumentContext)
+    progress: Callable[[str, int, int], None] | None = Field(default=None, exclude=True, repr=False)
+    step: str = "judge"
+
+    def advance(self, done: int, total: int) -> None:
+        """Report that ``done`` of ``total`` pairs are judged (shown as the step :attr:`step`); never fails."""
+        if self.progress is not None:
+            self.progress(self.step, done, total)
+
+    def for_step(self, step: str) -> Comparison:
+        """The same comparison, its progress shown as another step (a cascade's later judges)."""
+        return self.model_copy(update={"step": step})
 
 
 class Judge(Component):
@@ -319,13 +331,14 @@ class Rendering:
     ``changes``: ``all`` (every change, as Word's Compare shows them) or ``findings`` (only the
     changes that belong to findings: the substantive edits where a judge gave edits). ``view``
     is the one model of the report every human-readable format reads
-    (:class:`conflictkit.report.view.ReportView`), built once.
+    (:class:`conflictkit.report.view.ReportView`), built once; ``sort`` the order it lists findings in
+    (``severity``, then document order; ``document``; ``kind``).
     """
 
     def __init__(self, report: dict, reference: Document, input: Document, pairs: dict | None = None,
-                 changes: ChangesShown = "all", verbosity: int = 0) -> None:
+                 changes: ChangesShown = "all", verbosity: int = 0, sort: str = "severity") -> None:
         self.report, self.reference, self.input, self.pairs = report, reference, input, pairs
-        self.changes, self.verbosity = changes, verbosity
+        self.changes, self.verbosity, self.sort = changes, verbosity, sort
         self._view = None
 
     @classmethod
@@ -343,7 +356,7 @@ class Rendering:
             from conflictkit.report.view import ReportView
 
             sources = {side: d.source for side, d in (("reference", self.reference), ("input", self.input)) if d.source}
-            self._view = ReportView(self.report, self.texts, sources)
+            self._view = ReportView(self.report, self.texts, sources, sort=self.sort)
         return self._view
 
 

@@ -1,9 +1,9 @@
 """Regenerate the example output in README.md from a real run, or check that it is current.
 
-The README shows what ``conflictkit compare --config fast`` prints for the bundled samples: one
-finding in full, then the legend and the summary line. This script runs that command (piped, so plain
-``[-old-]{+new+}`` markers), cuts out the finding that cites ``SECTION`` and the summary, and
-writes them between the ``<!-- example-output -->`` markers in README.md.
+The README shows what ``conflictkit compare --config fast`` prints for the bundled samples: the
+first findings (the most severe), the finding that cites ``SECTION``, then the legend and the
+summary line. This script runs that command (piped, so plain ``[-old-]{+new+}`` markers), cuts
+those out, and writes them between the ``<!-- example-output -->`` markers in README.md.
 
     .venv/bin/python scripts/readme_example.py           # rewrite README.md
     .venv/bin/python scripts/readme_example.py --check   # exit 1 when README.md is stale (tests run this)
@@ -36,14 +36,21 @@ def run_compare() -> str:
     return proc.stdout
 
 
+FIRST = 2
+"""Findings shown from the top of the list (the most severe)."""
+
+
 def excerpt(output: str) -> str:
-    """The finding citing SECTION, then the closing legend and summary, with ``...`` for what is left out."""
+    """The first findings and the one citing SECTION, then the closing legend and summary, ``...`` for what is left out."""
     blocks = output.split("\n\n")
-    finding = next((b for b in blocks if re.match(rf"F\d+ +\w+ +P\(conflict\) [\d.]+ +{re.escape(SECTION)}$", b.splitlines()[0])), None)
+    findings = [b.strip() for b in blocks if re.match(r"F\d+ ", b.lstrip())]
+    finding = next((b for b in findings if re.match(rf"F\d+ +(?:\w+ +)?\w+ +P\(conflict\) [\d.]+ +{re.escape(SECTION)}$", b.splitlines()[0])), None)
     if finding is None:
         raise SystemExit(f"no finding for section {SECTION!r} in the output; update SECTION in {__file__}")
-    closing = blocks[-1].strip()  # the P(conflict) legend and the summary line
-    return f"$ conflictkit {' '.join(COMMAND)}\n...\n{finding.strip()}\n...\n{closing}"
+    shown = findings[:FIRST] + ([finding] if finding not in findings[:FIRST] else [])
+    closing = blocks[-1].strip()  # the legend and the summary line
+    parts = [shown[0]] + [("...\n" if findings.index(b) > findings.index(a) + 1 else "") + b for a, b in zip(shown, shown[1:])]
+    return f"$ conflictkit {' '.join(COMMAND)}\n" + "\n\n".join(parts) + f"\n...\n{closing}"
 
 
 def rendered_block(output: str) -> str:

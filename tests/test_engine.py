@@ -148,6 +148,30 @@ def test_renamed_file_reuses_the_report_under_its_new_name(fast_config, tmp_path
     assert second.report["findings"] == first.report["findings"]
 
 
+def test_long_steps_report_batch_by_batch(fast_config):
+    events: list[tuple[str, int, int]] = []
+    engine = Engine(fast_config, progress=lambda step, done, total: events.append((step, done, total)))
+    engine.compare(str(REFERENCE), str(INPUT))
+    judged = [(done, total) for step, done, total in events if step == "judge"]
+    assert any(0 < done < total for done, total in judged)  # the judge says how far it is, not only 0/n and n/n
+    embedded = [(done, total) for step, done, total in events if step == "embed"]
+    total = embedded[-1][1]
+    assert len({done for done, _ in embedded if done < total}) >= min(total // 16, 16) >= 2
+
+
+def test_a_cascade_reports_each_judge_as_a_step_of_its_own():
+    from conflictkit.stages import Comparison
+    from conflictkit.testing.clauses import indexed_document
+
+    seen: list[tuple[str, int, int]] = []
+    doc = indexed_document(["A shall pay."])
+    comparison = Comparison(reference=doc, input=doc, progress=lambda *e: seen.append(e))
+    comparison.for_step("judge llm").advance(3, 10)
+    comparison.advance(10, 10)
+    assert seen == [("judge llm", 3, 10), ("judge", 10, 10)]
+    Comparison(reference=doc, input=doc).advance(1, 2)  # no progress callback: nothing to tell, no error
+
+
 def test_auto_reads_each_comparison_in_its_own_language(tmp_path, monkeypatch):
     """language: auto detects the pack per comparison; every stage that reads words is handed it."""
     from conflictkit import lexicon

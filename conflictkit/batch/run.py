@@ -45,8 +45,24 @@ class BatchResult:
         elapsed = time.perf_counter() - self.started if not self.elapsed else self.elapsed
         return 60.0 * ran / elapsed if elapsed > 0 and ran else 0.0
 
-    def matched(self, kinds: set[str]) -> bool:
-        return any(o.counts.get(k, 0) for o in self.outcomes for k in kinds)
+    def matched(self, gate) -> bool:
+        """Whether a finding of any pair trips ``--fail-on`` (:class:`conflictkit.cli.compare.FailOn`); a pair
+        saved before findings were kept in its row is judged by its counts of kinds."""
+        for o in self.outcomes:
+            if o.findings:
+                if any(gate.matches(f) for f in o.findings):
+                    return True
+            elif gate.severity is None and any(o.counts.get(k, 0) for k in gate.kinds):
+                return True
+        return False
+
+
+def subject_labels(config_data: dict) -> dict[str, str]:
+    """The clause subjects of the config's severity table, in its order, with their labels (the heat map's columns)."""
+    from conflictkit.config import resolve
+    from conflictkit.report.severity import table_of_config
+
+    return {s.name: s.label for s in table_of_config(resolve(config_data, "batch config")).subjects}
 
 
 def pair_key(pair: BatchPair, config_data: dict) -> str | None:
@@ -137,5 +153,5 @@ def run_batch(
         order = {p.folder: i for i, p in enumerate(pairs)}
         result.outcomes.sort(key=lambda o: order.get(o.folder, len(order)))
         result.elapsed = time.perf_counter() - result.started
-        write_summary(directory, result.outcomes)
+        write_summary(directory, result.outcomes, subject_labels(config_data))
     return result

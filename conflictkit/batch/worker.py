@@ -32,6 +32,9 @@ class PairOutcome:
     error: str | None = None
     skipped: bool = False  # unchanged since an earlier run: its saved report set was kept
     counts: dict[str, int] = field(default_factory=dict)
+    severity: dict[str, int] = field(default_factory=dict)
+    findings: list[dict] = field(default_factory=list)
+    """Each finding in the report's order (by severity): id, kind, severity, subject, section title, P(conflict)."""
     top_reasons: list[str] = field(default_factory=list)
     max_p_conflict: float | None = None
     seconds: float = 0.0
@@ -52,6 +55,17 @@ def summarize_report(report: dict) -> tuple[dict[str, int], list[str], float | N
     top = [f"{kind} ({n})" for kind, n in reasons.most_common(TOP_REASONS)]
     p = max((f["p_conflict"] for f in report["findings"]), default=None)
     return {k: counts.get(k, 0) for k in sorted({"deviation", "missing", "added", *counts})}, top, p
+
+
+def digest_findings(report: dict) -> tuple[dict[str, int], list[dict]]:
+    """Counts per severity and what a portfolio shows of each finding, in the report's order (by severity)."""
+    from conflictkit.report.order import ordered, severity_counts
+    from conflictkit.report.view import finding_title
+
+    findings = ordered(report["findings"])
+    digest = [{"id": f["id"], "kind": f["kind"], "severity": f.get("severity"), "subject": f.get("subject"),
+               "title": finding_title(f), "p_conflict": f["p_conflict"]} for f in findings]
+    return severity_counts(findings), digest
 
 
 class Worker:
@@ -123,6 +137,7 @@ class Worker:
             files = {}
         else:
             outcome.counts, outcome.top_reasons, outcome.max_p_conflict = summarize_report(result.report)
+            outcome.severity, outcome.findings = digest_findings(result.report)
         outcome.seconds = round(time.perf_counter() - started, 4)
         return outcome, files
 

@@ -53,7 +53,8 @@ class BatchProgress:
 @click.option("--workers", "-w", type=click.IntRange(1, 1024), help="Worker processes (default: the number of CPUs).")
 @click.option("--engine", default="local", show_default=True, help="Where pairs run: local (a process pool) or a plugin engine such as ray.")
 @click.option("--address", metavar="ADDR", help="Cluster address for a cluster engine (e.g. ray://head:10001); default: start one locally.")
-@click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when any pair has a finding of these kinds (or 'any').")
+@click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when any pair has a finding of these kinds (or 'any'), "
+              "or of at least a severity (high, medium, low), as compare's --fail-on.")
 @click.option("--force", is_flag=True, help="Recompute pairs whose inputs and config are unchanged since the last run.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (each worker then indexes the reference itself).")
 def batch(reference, inputs, manifest, out_dir, config_path, workers, engine, address, fail_on, force, no_cache) -> int:
@@ -72,7 +73,7 @@ def batch(reference, inputs, manifest, out_dir, config_path, workers, engine, ad
     from conflictkit.batch.engines import get_engine
     from conflictkit.config import config_data, load_config
 
-    kinds = parse_fail_on(fail_on)
+    gate = parse_fail_on(fail_on)
     if manifest and (reference or inputs):
         raise UserError("give either --manifest or --reference with INPUTs, not both")
     if manifest:
@@ -98,6 +99,6 @@ def batch(reference, inputs, manifest, out_dir, config_path, workers, engine, ad
         click.echo(f"  failed: {outcome.input}: {outcome.error}", err=True)
     if result.failed:
         return EXIT_PARTIAL
-    if kinds and result.matched(kinds):
+    if result.matched(gate):
         return EXIT_FINDINGS
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import click
 
@@ -15,19 +16,47 @@ KIND_ALIASES = {"deviation": "deviation", "deviations": "deviation", "missing": 
 STDIN = "-"
 
 
-def parse_fail_on(value: str | None) -> set[str]:
-    """``deviations,missing`` -> {"deviation", "missing"}; singular or plural; ``any`` means every kind."""
+@dataclass(frozen=True)
+class FailOn:
+    """What ``--fail-on`` gates on: findings of ``kinds`` (any kind when empty) of at least ``severity``."""
+
+    kinds: frozenset[str] = frozenset()
+    severity: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.kinds or self.severity)
+
+    def matches(self, finding: dict) -> bool:
+        """Whether a finding (a report's, or a batch summary's digest of one) trips the gate."""
+        from conflictkit.report.order import SEVERITIES, severity_rank
+
+        if not self:
+            return False
+        if self.kinds and finding.get("kind") not in self.kinds:
+            return False
+        return self.severity is None or severity_rank(finding) <= SEVERITIES.index(self.severity)
+
+
+def parse_fail_on(value: str | None) -> FailOn:
+    """``deviations,missing`` -> those kinds; singular or plural; ``any`` means every kind; a severity
+    (``high``, ``medium``, ``low``) gates on findings of at least that severity, of the kinds given if any."""
+    from conflictkit.report.order import SEVERITIES
+
     if not value:
-        return set()
+        return FailOn()
     words = {k.strip().lower() for k in value.split(",") if k.strip()}
-    if "any" in words:
-        return set(KINDS)
-    unknown = words - set(KIND_ALIASES)
+    severities = sorted(words & set(SEVERITIES), key=SEVERITIES.index)
+    words -= set(SEVERITIES)
+    unknown = words - set(KIND_ALIASES) - {"any"}
     if unknown:
         raise click.BadParameter(
-            f"unknown kind(s) {', '.join(sorted(unknown))}; use any of {', '.join(KINDS)} (singular or plural) or 'any'",
-            param_hint="'--fail-on'")
-    return {KIND_ALIASES[w] for w in words}
+            f"unknown kind(s) or severity {', '.join(sorted(unknown))}; use any of {', '.join(KINDS)} (singular or "
+            f"plural), 'any', or a severity ({', '.join(SEVERITIES)})", param_hint="'--fail-on'")
+    if len(severities) > 1:
+        raise click.BadParameter(f"give one severity, not {' and '.join(severities)}: {severities[-1]} already "
+                                 f"includes every finding of {severities[0]} severity", param_hint="'--fail-on'")
+    kinds = frozenset() if "any" in words else frozenset(KIND_ALIASES[w] for w in words)
+    return FailOn(kinds if kinds or severities else frozenset(KINDS), severities[0] if severities else None)
 
 
 def read_documents(reference: str, input: str, limits):
@@ -78,12 +107,16 @@ class FormatOption(click.Option):
                    "html and docx (the input as a Word redline with tracked changes and a comment per finding) need --out.")
 @click.option("--changes", type=click.Choice(["all", "findings"]), default="all", show_default=True,
               help="Redlines (docx, redline): every change, as Word's Compare shows them, or only the findings' edits (the rest accepted).")
-@click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when a finding of these kinds exists, e.g. deviations,missing (or 'any').")
+@click.option("--fail-on", metavar="KINDS", help="Exit with code 3 when a finding of these kinds exists, e.g. deviations,missing "
+              "(or 'any'); a severity (high, medium, low) gates on findings of at least that severity: 'high', 'missing,medium'.")
+@click.option("--sort", type=click.Choice(["severity", "document", "kind"]), default="severity", show_default=True,
+              help="The order findings are listed in (text, md, html, docx comments): by severity, then document order; "
+                   "in document order; or by kind. Ids are the same in every order.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--quiet", "-q", is_flag=True, help="Text output: print only the summary line.")
 @click.option("--verbose", "-v", is_flag=True, help="Text output: every reason of each finding, its probabilities and judge.")
 def compare(reference: str | None, input: str | None, revisions: str | None, config_path: str | None, out_dir: str | None,
-            fmt: str, changes: str, fail_on: str | None, no_cache: bool, quiet: bool, verbose: bool) -> int:
+            fmt: str, changes: str, fail_on: str | None, sort: str, no_cache: bool, quiet: bool, verbose: bool) -> int:
     """Compare INPUT against REFERENCE and report deviations, missing, added and moved clauses.
 
     REFERENCE is the template, playbook or previous version; INPUT is the document under review.
@@ -91,9 +124,11 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     may be '-' to read it from stdin. A .docx with tracked changes is read with every change
     accepted (the report says so); --revisions FILE.docx compares its original with its revised text.
 
-    Each finding shows its section and lines in both files, the changed words in context
-    ([-deleted-]{+inserted+} when not coloured) and its reasons. P(conflict) is the judge's
-    probability that the input changes the legal effect of the reference clause.
+    Each finding shows its severity (high, medium, low: what changed and where, e.g. a duty reversed
+    in the liability clauses, and the rule that set it), its section and lines in both files, the
+    changed words in context ([-deleted-]{+inserted+} when not coloured) and its reasons; findings
+    are listed by severity, then document order. P(conflict) is the judge's probability that the
+    input changes the legal effect of the reference clause.
 
     With an explainer in the config (e.g. --config llm-cascade), the report is written to --out
     before any explanation is asked for, and rewritten as explanations arrive; findings the model
@@ -108,7 +143,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
     from conflictkit.configfile import read_config
     from conflictkit.store import get_store
 
-    kinds = parse_fail_on(fail_on)
+    gate = parse_fail_on(fail_on)
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose contradict each other; give one")
     if revisions and (reference or input):
@@ -133,12 +168,12 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
         if not renderer.printable and not out_dir:
             raise UserError(f"--format {fmt} writes {renderer.filename}: give --out DIR")
         if saved is not None:
-            rendering = Rendering(saved.report, *saved.documents(), changes=changes, verbosity=verbosity)
+            rendering = Rendering(saved.report, *saved.documents(), changes=changes, verbosity=verbosity, sort=sort)
         else:
             result, failure = run_comparison(data, source, reference, input, revisions, no_cache, out_dir, ("json", "md", fmt), changes)
             if failure is None and not (result.report.get("explainer") or {}).get("unexplained"):
                 rerun.save(get_store(), key, result)  # a re-run asks again for the explanations that are missing
-            rendering = Rendering.of_result(result, changes=changes, verbosity=verbosity)
+            rendering = Rendering.of_result(result, changes=changes, verbosity=verbosity, sort=sort)
             if out_dir:
                 from conflictkit.report.writer import write_outputs
 
@@ -149,7 +184,7 @@ def compare(reference: str | None, input: str | None, revisions: str | None, con
         print_result(rendering, renderer, out_dir)
     if failure is not None:
         return failure
-    if kinds and any(f["kind"] in kinds for f in report["findings"]):
+    if any(gate.matches(f) for f in report["findings"]):
         return EXIT_FINDINGS
     return 0
 

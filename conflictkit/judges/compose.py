@@ -206,7 +206,7 @@ class CascadeJudge(_Composite):
             if not todo:
                 break
             self.escalated[step] += len(todo)
-            verdicts = judge.judge([pairs[i] for i in todo], comparison)
+            verdicts = judge.judge([pairs[i] for i in todo], comparison.for_step(f"{comparison.step} {label}"))
             _check_count(label, verdicts, todo)
             last = step == len(self.judges) - 1
             still = []
@@ -293,7 +293,7 @@ class WeightedJudge(_Composite):
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         per_judge = []
         for label, judge in zip(self.labels, self.judges):
-            verdicts = judge.judge(pairs, comparison)
+            verdicts = judge.judge(pairs, comparison.for_step(f"{comparison.step} {label}"))
             _check_count(label, verdicts, pairs)
             per_judge.append(verdicts)
         return [self._blend(pair, [v[i] for v in per_judge]) for i, pair in enumerate(pairs)]

@@ -67,8 +67,8 @@ def render_review_view(review: dict, playbook_text: str, input_text: str, decisi
     panes = render_panes(view.report, texts, view)  # first: the column then reads the rendered documents
     positions = finding_positions(entries, texts)
     items = "".join(_entry(view, i, e, decisions.get(e.get("id")), controls, positions[i]) for i, e in enumerate(entries))
-    toolbar = render_toolbar(entries, decisions, kinds=("not-acceptable", "missing", "fallback", "standard", "absent", "uncovered"),
-                             sorts=LISTED)
+    toolbar = render_toolbar(entries, decisions, sort=LISTED[0][0], review="server" if controls else None,
+                             kinds=("not-acceptable", "missing", "fallback", "standard", "absent", "uncovered"), sorts=LISTED)
     return (
         f'<div class="ck-view"><aside class="side-list"><h2>Playbook: {esc(review["playbook"]["title"])}</h2>{toolbar}'
         f'<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'

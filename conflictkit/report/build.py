@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
+from itertools import accumulate
 
 from conflictkit.align import Alignment, Gap, Link
 from conflictkit.errors import GroundingError
 from conflictkit.model import CandidatePair, ClauseSpan, Finding, IndexedDocument, Judgement, Quote, Reason
 from conflictkit.report import PAIRS_SCHEMA, REPORT_SCHEMA
+from conflictkit.report.order import ordered, severity_counts
+from conflictkit.report.severity import SeverityTable
 
 FINDING_KINDS = ("deviation", "missing", "added", "moved")
 
@@ -82,25 +86,71 @@ def _move(block: list[Link], reference: IndexedDocument, input: IndexedDocument)
 
 
 def build_findings(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument, pack=None) -> list[Finding]:
-    """Deviations in reference order, then moves, missing (reference order), added (input order); the
-    redline of a deviation marks the words of ``pack`` (the comparison's language) that may reverse meaning."""
-    findings: list[Finding] = []
-
-    def add(fields: dict) -> None:
-        findings.append(Finding(id=f"F{len(findings) + 1:04d}", **fields))
-
+    """Every finding, numbered in document order: the input's order, a missing clause where it would stand
+    (after the input counterpart of the reference clause before it); the redline of a deviation marks the
+    words of ``pack`` (the comparison's language) that may reverse meaning."""
+    found: list[dict] = []
     for link in alignment.deviations:
-        add(_deviation(link, reference, input, pack))
+        found.append(_deviation(link, reference, input, pack))
     for block in alignment.moves:
-        add(_move(block, reference, input))
+        found.append(_move(block, reference, input))
     for gap in alignment.missing:
-        add({"kind": "missing", "p_conflict": round(1.0 - gap.best_p_same, 4), "p_same": round(gap.best_p_same, 4),
-                 "reference": quote_of(reference, gap.clause_id), "reasons": [_gap_reason("missing", gap)],
-                 "definition": gap.definition})
+        found.append({"kind": "missing", "p_conflict": round(1.0 - gap.best_p_same, 4), "p_same": round(gap.best_p_same, 4),
+                      "reference": quote_of(reference, gap.clause_id), "reasons": [_gap_reason("missing", gap)],
+                      "definition": gap.definition})
     for gap in alignment.added:
-        add({"kind": "added", "p_conflict": round(1.0 - gap.best_p_same, 4), "p_same": round(gap.best_p_same, 4),
-                 "input": quote_of(input, gap.clause_id), "reasons": [_gap_reason("added", gap)], "definition": gap.definition})
-    return findings
+        found.append({"kind": "added", "p_conflict": round(1.0 - gap.best_p_same, 4), "p_same": round(gap.best_p_same, 4),
+                      "input": quote_of(input, gap.clause_id), "reasons": [_gap_reason("added", gap)],
+                      "definition": gap.definition})
+    place = _places(alignment, reference, input)
+    found.sort(key=place)
+    return [Finding(id=f"F{n:04d}", **fields) for n, fields in enumerate(found, 1)]
+
+
+def _places(alignment: Alignment, reference: IndexedDocument, input: IndexedDocument):
+    """A finding's place in document order: ``(input offset, reference offset)``; a missing clause stands
+    at the end of the input clause linked to the nearest reference clause before it (the start without one)."""
+    anchors = sorted((reference.position(link.reference[-1]), max(input.clause(c).span.end for c in link.input))
+                     for link in [*alignment.deviations, *alignment.covered] if not link.moved)
+    positions = [a for a, _ in anchors]
+    ends = list(accumulate((e for _, e in anchors), max))  # links are monotone but for runs: never go back
+
+    def place(fields: dict) -> tuple[int, int]:
+        ref, inp = fields.get("reference"), fields.get("input")
+        if inp is not None:
+            return inp.start, ref.start if ref is not None else -1
+        k = bisect.bisect_left(positions, reference.position(ref.clause_id)) - 1
+        return (ends[k] if k >= 0 else 0), ref.start
+
+    return place
+
+
+def section_headings(document: IndexedDocument, clause_id: str) -> list[str]:
+    """A clause's heading, then the headings of the sections holding it, nearest first (the title last)."""
+    out: list[str] = []
+    clause, seen = document.clause(clause_id), set()
+    while clause is not None and clause.id not in seen:
+        seen.add(clause.id)
+        heading = clause.heading or (clause.text if clause.kind == "heading" else None)
+        if heading and heading not in out:
+            out.append(heading)
+        try:
+            clause = document.clause(clause.parent) if clause.parent else None
+        except KeyError:
+            clause = None
+    return out
+
+
+def assess_findings(findings: list[Finding], table: SeverityTable, reference: IndexedDocument, input: IndexedDocument) -> list[Finding]:
+    """Each finding with its severity, subject and the rule that set them, listed by severity then document order."""
+    for finding in findings:
+        sides = [(q, d) for q, d in ((finding.input, input), (finding.reference, reference)) if q is not None]
+        edits = [e.kind for e in finding.edits if e.verdict == "substantive"] if finding.edits else None
+        assessment = table.assess(finding.kind, edits, [r.type for r in finding.reasons],
+                                  [section_headings(d, q.clause_id) for q, d in sides], [q.text for q, _ in sides])
+        finding.severity, finding.subject, finding.severity_rule = assessment.severity, assessment.subject, assessment.rule
+    rank = {f["id"]: n for n, f in enumerate(ordered([{"id": f.id, "severity": f.severity} for f in findings]))}
+    return sorted(findings, key=lambda f: rank[f.id])
 
 
 def ground_findings(findings: Sequence[Finding], reference: IndexedDocument, input: IndexedDocument) -> int:
@@ -178,6 +228,7 @@ def build_report(
         "judged_pairs": len(judgements),
         "judged_runs": alignment.judged_runs,
         "spans_checked": spans_checked,
+        "severity": severity_counts(f.model_dump(include={"severity"}) for f in findings),
     }
     return {
         "schema": REPORT_SCHEMA,

@@ -33,7 +33,8 @@ class Event:
     Kinds: ``open``/``close`` a finding's mark, ``change``/``unchange`` a run of changed words
     (``op`` is ``delete`` or ``insert``, ``verdict`` an edit's verdict or empty), ``anchor`` (a
     finding's scroll target), ``gap`` (where a clause the other document has is missing: ``label``
-    says which).
+    says which), ``sync`` (the start of a paragraph the other document matches: ``target`` numbers
+    the pair, the same in both documents, so a script can bring them level).
     """
 
     offset: int
@@ -48,7 +49,7 @@ class Event:
 
 
 # At one offset: close what ends there before opening what starts there.
-RANKS = {"unchange": 0, "close": 1, "gap": 2, "anchor": 3, "open": 4, "change": 5}
+RANKS = {"unchange": 0, "close": 1, "gap": 2, "sync": 3, "anchor": 4, "open": 5, "change": 6}
 
 
 def event(offset: int, kind: str, finding: int, **extra) -> Event:
@@ -159,6 +160,8 @@ class _Writer:
             self.changes.pop(e.finding, None)
         elif e.kind == "anchor":
             return f'<span class="anchor" id="{_esc(e.target)}"></span>'
+        elif e.kind == "sync":
+            return f'<span class="sync" data-s="{_esc(e.target)}"></span>'
         elif e.kind == "gap":
             return (f'<span class="gap k-{_esc(e.css_kind)}" data-f="{e.finding}" id="{_esc(e.target)}"'
                     f' title="{_esc(e.label)}">{_esc(e.label)}</span>')

@@ -1,9 +1,12 @@
 """The HTML view of a report: both documents side by side, every finding highlighted in both.
 
 :func:`render_html` writes one self-contained page (inline CSS and JS, no network asset, a
-Content-Security-Policy that forbids any fetch) for ``compare --format html`` and review exports;
-:func:`render_view` is the same view as a fragment, which ``conflictkit serve`` wraps in its own
-page with review controls. The documents are shown as the text a reader sees
+Content-Security-Policy that forbids any fetch) for ``compare --format html`` and review exports,
+its review kept in the browser (exportable as a review file); :func:`render_view` is the same view
+as a fragment, which ``conflictkit serve`` wraps in its own page, its review kept by the server.
+Findings are listed in the view's order (by severity, then document order); the paragraphs both
+documents share carry sync points (:func:`sync_points`) that the script brings level, with a gap
+where one document has text the other lacks, and an overview marks every finding beside them. The documents are shown as the text a reader sees
 (:mod:`conflictkit.report.doctext`: headings, lists, bold, tables; tags and entities gone), each
 highlight placed where the finding's offsets fall in it; every piece of document text is
 HTML-escaped here, in Python, so the page reads (and prints) the same with scripts off and a
@@ -24,6 +27,7 @@ from typing import Any
 
 from conflictkit.errors import GroundingError
 from conflictkit.report.docview import VIEW_KINDS, Event, event, render_document_html
+from conflictkit.report.order import SEVERITIES, counts_phrase, ordered, severity_rank
 from conflictkit.report.view import ReportView, section_title, settle
 
 KINDS = ("deviation", "missing", "added", "moved")
@@ -114,11 +118,28 @@ def _gap_label(finding: dict, side: str) -> str:
     return f"{finding.get('id')} {what}: {where}".rstrip(": ")
 
 
-def pane_events(view: ReportView, side: str) -> list[Event]:
-    """The highlights of one document: each finding's span, its changed words, and gaps for the other side's clauses."""
+def sync_points(view: ReportView) -> list[tuple[int, int]]:
+    """Where the two documents' shared paragraphs start (matched, or changed in place), as document text
+    offsets of each side, increasing on both: the pairs a script brings level (:mod:`conflictkit.report.docdiff`)."""
+    diff = view.diff()
+    points: list[tuple[int, int]] = []
+    for step in diff.steps:
+        if step.status not in ("same", "changed") or step.reference is None or step.input is None:
+            continue
+        a = int(diff.reference.offsets[diff.reference_units[step.reference].start])
+        b = int(diff.input.offsets[diff.input_units[step.input].start])
+        if not points or (a > points[-1][0] and b > points[-1][1]):
+            points.append((a, b))
+    return points
+
+
+def pane_events(view: ReportView, side: str, points: list[tuple[int, int]] | None = None) -> list[Event]:
+    """The highlights of one document: each finding's span, its changed words, gaps for the other side's clauses,
+    and the starts of the paragraphs both documents share (``points``, from :func:`sync_points`)."""
     other = "input" if side == "reference" else "reference"
     texts = view.texts
-    events: list[Event] = []
+    at_side = 0 if side == "reference" else 1
+    events: list[Event] = [event(p[at_side], "sync", -1, target=str(k)) for k, p in enumerate(points or [])]
     for i, finding in enumerate(view.findings):
         quote = finding.get(side)
         if quote is None:
@@ -139,15 +160,9 @@ def pane_events(view: ReportView, side: str) -> list[Event]:
     return events
 
 
-def render_pane(view: ReportView, side: str) -> str:
-    """One document as formatted text, the text a reader sees, with its highlights."""
-    kinds = [f.get("kind") if f.get("kind") in VIEW_KINDS else "other" for f in view.findings]
-    body = render_document_html(view.document(side), pane_events(view, side), kinds)
-    return f'<div class="doc md" id="doc-{side}" tabindex="0">{body}</div>'
-
-
 def finding_positions(findings: list[dict], texts: dict[str, str]) -> list[int]:
-    """Each finding's place in document order, in input offsets (a missing clause: where it would be)."""
+    """Each entry's place in document order, in input offsets (a missing clause: where it would be); a
+    playbook review's entries, which carry no ids in document order, are placed by it."""
     positions = []
     for finding in findings:
         if finding.get("input"):
@@ -159,6 +174,13 @@ def finding_positions(findings: list[dict], texts: dict[str, str]) -> list[int]:
             at = int(len(texts["input"]) * quote["start"] / max(1, len(texts["reference"])))
         positions.append(at)
     return positions
+
+
+def render_pane(view: ReportView, side: str, points: list[tuple[int, int]] | None = None) -> str:
+    """One document as formatted text, the text a reader sees, with its highlights."""
+    kinds = [f.get("kind") if f.get("kind") in VIEW_KINDS else "other" for f in view.findings]
+    body = render_document_html(view.document(side), pane_events(view, side, points), kinds)
+    return f'<div class="doc md" id="doc-{side}" tabindex="0">{body}</div>'
 
 
 def render_redline(view: ReportView, finding: dict) -> str:
@@ -225,25 +247,36 @@ def _percent(p: Any) -> str:
 
 
 def render_finding(view: ReportView, index: int, finding: dict, decision: dict | None, controls: bool, position: int = 0) -> str:
-    """One entry of the findings list (its redline is shown when the entry is selected), with an explainer's lines."""
+    """One entry of the findings list (its redline is shown when the entry is selected), with an explainer's lines.
+
+    ``position`` is its place in document order (the toolbar sorts by it).
+    """
     kind = finding["kind"] if finding.get("kind") in KINDS else "other"
     status, note = decision_state(decision)
     p = float(finding.get("p_conflict") or 0.0)
+    severity = finding.get("severity") if finding.get("severity") in SEVERITIES else ""
+    rule = finding.get("severity_rule") or ""
+    badge = (f'<span class="sev s-{severity}" title="{esc(severity)}: {esc(rule)}">{esc(severity)}</span> '
+             if severity else "")
     head = (
-        f'<div class="fhead"><span class="badge k-{kind}">{esc(kind)}</span> <span class="fid">{esc(finding.get("id"))}</span>'
+        f'<div class="fhead">{badge}<span class="badge k-{kind}">{esc(kind)}</span> <span class="fid">{esc(finding.get("id"))}</span>'
+        f' <span class="ftitle">{esc(view.title(finding))}</span>'
         f' <span class="p" title="P(conflict)">{_percent(p)}</span>'
         f'<span class="status">{esc(status)}</span></div>'
     )
     where = (f'<div class="wheres">{quote_where(view, finding.get("reference"), "reference", "ref")}'
              f'{quote_where(view, finding.get("input"), "input", "in")}</div>')
     meta = (
-        f'<div class="meta">P(conflict) {_percent(p)} · P(same matter) {_percent(finding.get("p_same"))}'
+        (f'<div class="meta rule">Severity {esc(severity)}: {esc(rule)}</div>' if rule else "")
+        + f'<div class="meta">P(conflict) {_percent(p)} · P(same matter) {_percent(finding.get("p_same"))}'
         f' · judge {esc(finding.get("judge") or "—")} · {"grounded" if finding.get("grounded") else "not grounded"}</div>'
     )
     review = review_controls(note) if controls else (f'<p class="note">{esc(note)}</p>' if note else "")
     body = (f"{head}{where}{render_reasons(finding.get('reasons') or [])}{_explanation(view.explained(finding))}{meta}"
             f"{render_redline(view, finding)}{review}")
-    return list_item(index, kind, finding.get("id"), p, position, finding.get("reasons") or [], status, body)
+    extra = (f' data-sev="{severity_rank(finding)}" data-severity="{severity}"'
+             f' data-subject="{esc(finding.get("subject") or "")}"{_spans(finding)}')
+    return list_item(index, kind, finding.get("id"), p, position, finding.get("reasons") or [], status, body, extra)
 
 
 def decision_state(decision: dict | None) -> tuple[str, str]:
@@ -252,14 +285,26 @@ def decision_state(decision: dict | None) -> tuple[str, str]:
     return (status if status in STATUSES else ""), (decision or {}).get("note") or ""
 
 
-def list_item(index: int, kind: str, entry_id: Any, p: float, position: int, reasons: list[dict], status: str, body: str) -> str:
-    """One entry of the list as the script reads it: kind, P, id, review status, place and reason types as data."""
+def list_item(index: int, kind: str, entry_id: Any, p: float, position: int, reasons: list[dict], status: str, body: str,
+              extra: str = "") -> str:
+    """One entry of the list as the script reads it: kind, P, id, review status, place and reason types as data
+    (``extra``: more data attributes, escaped already: a finding's severity, subject and spans)."""
     reason_types = " ".join(sorted({_reason_type(r) for r in reasons}))
     return (
         f'<li class="finding k-{kind}" tabindex="0" id="finding-{index}" data-i="{index}" data-kind="{kind}"'
         f' data-p="{p:.6f}" data-fid="{esc(entry_id)}" data-status="{status}" data-pos="{position}"'
-        f' data-reasons="{esc(reason_types)}">{body}</li>'
+        f' data-reasons="{esc(reason_types)}"{extra}>{body}</li>'
     )
+
+
+def _spans(finding: dict) -> str:
+    """Both quotes' offsets, so an exported review can be matched to the comparison it was made on."""
+    out = ""
+    for side, name in (("reference", "data-ref-span"), ("input", "data-inp-span")):
+        quote = finding.get(side)
+        if quote:
+            out += f' {name}="{int(quote["start"])}:{int(quote["end"])}"'
+    return out
 
 
 def _reason_type(reason: dict) -> str:
@@ -285,14 +330,17 @@ def review_controls(note: str) -> str:
     )
 
 
-SORTS = (("order", "document order"), ("p-desc", "P(conflict) high to low"), ("p-asc", "P(conflict) low to high"),
-         ("kind", "kind"))
+SORTS = (("severity", "severity, then document order"), ("document", "document order"), ("kind", "kind"),
+         ("p-desc", "P(conflict) high to low"), ("p-asc", "P(conflict) low to high"))
+SEVERITY_FILTERS = (("", "any severity"), ("0", "high"), ("1", "medium or high"))
 REVIEW_FILTERS = (("", "any review status"), ("undecided", "undecided"), ("accepted", "accepted"), ("dismissed", "dismissed"))
 
 
-def render_toolbar(findings: list[dict], decisions: dict | None = None, kinds: tuple[str, ...] = KINDS,
+def render_toolbar(findings: list[dict], decisions: dict | None = None, sort: str = "severity", review: str | None = None,
+                   subjects: dict[str, str] | None = None, kinds: tuple[str, ...] = KINDS,
                    sorts: tuple[tuple[str, str], ...] = ()) -> str:
-    """Filters (kind, reason type, review status, free text), the sort order, the reviewed count, the keys.
+    """Filters (kind, severity, reason type, review status, free text), the sort order, the reviewed count, the keys
+    (the review keys only with review controls; an export button for a review kept in the browser).
 
     ``kinds`` are the kinds to filter by (a playbook review's verdicts); ``sorts`` come before the usual orders.
     """
@@ -304,21 +352,40 @@ def render_toolbar(findings: list[dict], decisions: dict | None = None, kinds: t
     types = sorted({_reason_type(r) for f in findings for r in f.get("reasons") or []})
     reason_options = '<option value="">any reason</option>' + "".join(f'<option value="{esc(t)}">{esc(t)}</option>' for t in types)
     status_options = "".join(f'<option value="{v}">{label}</option>' for v, label in REVIEW_FILTERS)
-    sort_options = "".join(f'<option value="{v}">{label}</option>' for v, label in (*sorts, *SORTS))
+    sort_options = "".join(f'<option value="{v}"{" selected" if v == sort else ""}>{label}</option>'
+                           for v, label in (*sorts, *SORTS))
+    severity_options = "".join(f'<option value="{v}">{label}</option>' for v, label in SEVERITY_FILTERS)
+    present = {f.get("subject") for f in findings if f.get("subject")}
+    named = [(name, label) for name, label in (subjects or {}).items() if name in present]
+    named += [(name, name) for name in sorted(present - {n for n, _ in named})]
+    subject_options = '<option value="">any subject</option>' + "".join(
+        f'<option value="{esc(name)}">{esc(label)}</option>' for name, label in named)
+    by_severity = counts_phrase(findings)
     decided = sum(1 for f in findings if ((decisions or {}).get(f.get("id")) or {}).get("status") in STATUSES)
     return (
         f'<div class="toolbar" role="group" aria-label="Filter and sort findings">{boxes}'
-        f'<select id="ck-reason" aria-label="Reason type">{reason_options}</select>'
+        + (f'<select id="ck-severity" aria-label="Severity">{severity_options}</select>' if by_severity else "")
+        + (f'<select id="ck-subject" aria-label="Clause subject">{subject_options}</select>' if named else "")
+        + f'<select id="ck-reason" aria-label="Reason type">{reason_options}</select>'
         f'<select id="ck-status" aria-label="Review status">{status_options}</select>'
         '<input type="search" id="ck-search" placeholder="Search (/)" aria-label="Search findings">'
         f'<label>Sort <select id="ck-sort">{sort_options}</select></label>'
         '<label title="Scrolling one document scrolls the other by as much"><input type="checkbox" id="ck-together" checked>'
         ' scroll together</label>'
         f'<p class="counts"><span id="ck-reviewed" data-total="{len(findings)}">{decided} of {len(findings)} reviewed</span>'
-        f' · <span id="ck-shown">{len(findings)} shown</span></p>'
-        '<p class="keys">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>d</kbd> dismiss'
-        ' · <kbd>u</kbd> clear · <kbd>n</kbd> note · <kbd>/</kbd> search</p></div>'
+        f' · <span id="ck-shown">{len(findings)} shown</span>' + (f' · {esc(by_severity)}' if by_severity else "") + '</p>'
+        + (LOCAL_REVIEW if review == "local" else "")
+        + '<p class="keys">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous'
+        + (' · <kbd>a</kbd> accept · <kbd>d</kbd> dismiss · <kbd>u</kbd> clear · <kbd>n</kbd> note' if review else "")
+        + ' · <kbd>/</kbd> search</p></div>'
     )
+
+
+LOCAL_REVIEW = (
+    '<p class="local-review">Decisions and notes are kept in this browser for this report. '
+    '<button type="button" id="ck-export" hidden>Export review (JSON)</button> '
+    '<span class="hint">(the review app imports it: <i>Import review</i> on the comparison of the same documents)</span></p>'
+)
 
 
 def render_summary(report: dict) -> str:
@@ -336,25 +403,53 @@ def _count(value: Any) -> str:
     return str(value)
 
 
-def render_view(report: dict, reference_text: str, input_text: str, decisions: dict | None = None, *, controls: bool = False,
-                view: ReportView | None = None) -> str:
-    """The view as an HTML fragment: toolbar, findings list (document order) and both documents, formatted."""
+REVIEWS = ("local", "server")
+
+
+def render_view(report: dict, reference_text: str, input_text: str, decisions: dict | None = None, *,
+                review: str | None = None, view: ReportView | None = None) -> str:
+    """The view as an HTML fragment: toolbar, findings list (in the view's order: by severity, then document
+    order, unless told) and both documents, formatted.
+
+    ``review`` shows each finding's review controls (accept, dismiss, note) kept by ``local`` storage of the
+    browser (report.html) or by the ``server`` (``conflictkit serve``); None shows decisions read-only.
+    """
+    if review not in (None, *REVIEWS):
+        raise ValueError(f"review is one of {', '.join(REVIEWS)} or None, not {review!r}")
     texts = {"reference": reference_text, "input": input_text}
     check_spans(report, texts)
     view = view or ReportView(report, texts)
     findings = view.findings
     decisions = decisions or {}
     panes = render_panes(report, texts, view)  # first: the findings list then reads the rendered documents
-    positions = finding_positions(findings, texts)
-    # Listed in document order (the toolbar's default), so the script has nothing to reorder on load.
-    order = sorted(range(len(findings)), key=lambda i: (positions[i], i))
-    items = "".join(render_finding(view, i, findings[i], decisions.get(findings[i].get("id")), controls, positions[i])
-                    for i in order)
+    place = {id(f): n for n, f in enumerate(ordered(findings, "document"))}
+    # Listed in the view's order (the toolbar's choice), so the script has nothing to reorder on load.
+    items = "".join(render_finding(view, i, f, decisions.get(f.get("id")), review is not None, place[id(f)])
+                    for i, f in enumerate(findings))
     empty = '<p class="empty">No findings: every operative clause is covered.</p>' if not findings else ""
     return (
-        f'<div class="ck-view"><aside class="side-list"><h2>Findings ({len(findings)})</h2>{render_toolbar(findings, decisions)}'
+        f'<div class="ck-view" data-aligned{_review_attributes(report, review)}><aside class="side-list">'
+        f'<h2>Findings ({len(findings)})</h2>'
+        f'{render_toolbar(findings, decisions, view.sort, review, (report.get("materiality") or {}).get("subjects"))}'
         f'{empty}<ol id="ck-findings">{items}</ol></aside><div class="panes">{panes}</div></div>'
     )
+
+
+def review_key(report: dict) -> str:
+    """What a browser files a report's local review under: both documents and every finding's id, kind and spans."""
+    parts = [((report.get(side) or {}).get("sha256") or "") for side in SIDES]
+    for f in report.get("findings") or []:
+        spans = [f"{q['start']}:{q['end']}" if (q := f.get(side)) else "-" for side in SIDES]
+        parts.append(f"{f.get('id')}/{f.get('kind')}/{'/'.join(spans)}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def _review_attributes(report: dict, review: str | None) -> str:
+    if review is None:
+        return ""
+    documents = "".join(f' data-{side}-path="{esc(_name(report, side))}" data-{side}-sha256="{esc((report.get(side) or {}).get("sha256") or "")}"'
+                        for side in SIDES)
+    return f' data-review="{review}" data-review-key="{review_key(report)}"{documents}'
 
 
 _PANES: OrderedDict[str, str] = OrderedDict()
@@ -380,11 +475,12 @@ def render_panes(report: dict, texts: dict[str, str], view: ReportView | None = 
         if key in _PANES:
             _PANES.move_to_end(key)
             return _PANES[key]
+    points = sync_points(view)
     panes = "".join(
         f'<section class="pane" aria-label="{side} document"><h2>{side}: {esc(_name(report, side))}</h2>'
-        f'{render_pane(view, side)}</section>'
+        f'{render_pane(view, side, points)}</section>'
         for side in SIDES
-    )
+    ) + '<div class="overview" role="navigation" aria-label="Where the findings are (by kind and severity)"></div>'
     with _PANES_LOCK:
         _PANES[key] = panes
         while len(_PANES) > _PANES_KEPT:
@@ -418,7 +514,7 @@ def render_html(report: dict, reference_text: str, input_text: str, decisions: d
         done = sum(1 for d in decisions.values() if (d or {}).get("status") in STATUSES)
         reviewed = f'<p class="reviewed">Review: {done} of {len(report.get("findings") or [])} findings decided.</p>'
     return render_page(title, render_summary(report) + reviewed,
-                       render_view(report, reference_text, input_text, decisions, view=view))
+                       render_view(report, reference_text, input_text, decisions, review="local", view=view))
 
 
 def render_page(title: str, summary: str, view: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from conflictkit.report.escape import escape_markdown
+from conflictkit.report.order import SEVERITIES
 from conflictkit.report.view import ReportView
 
 CONTEXT_WORDS = 5
@@ -39,6 +40,7 @@ def render_redline_markdown(view: ReportView, changes: str = "all") -> str:
         + (f", {moves} move{'s' * (moves != 1)}" if moves else "")
         + ("; only the changes of findings are listed" if changes == "findings" else "")
         + ". Deleted text is ~~struck~~, inserted text is {+marked+}.",
+        *_by_severity(view),
         "",
     ]
     number = 0
@@ -51,6 +53,18 @@ def render_redline_markdown(view: ReportView, changes: str = "all") -> str:
     if not listed:
         out.append("No changes: the input reads as the reference.")
     return "\n".join(out) + "\n"
+
+
+def _by_severity(view: ReportView) -> list[str]:
+    """``- Findings by severity: high F0006 (4.5 Disputed invoices), ...``: what to read first, the changes being in document order."""
+    lines = []
+    for severity in SEVERITIES:
+        picked = [f for f in view.findings if f.get("severity") == severity]
+        if picked:
+            lines.append(f"- {severity.capitalize()}: " + ", ".join(
+                f"{escape_markdown(f['id'])} ({escape_markdown(view.title(f) or f['kind'], midline=True)})" for f in picked))
+    return (["- Findings by severity (the changes below are in document order):", *[f"  {line}" for line in lines]]
+            if lines else [])
 
 
 def _grouped(diff, changes: list) -> list[list]:
@@ -77,8 +91,9 @@ def _heading(view: ReportView, diff, change) -> str:
     where = _where(view, diff, change)
     finding = ""
     if change.finding:
-        kind = next((f["kind"] for f in view.findings if f["id"] == change.finding), "")
-        finding = f", {escape_markdown(change.finding)} {kind}"
+        found = next((f for f in view.findings if f["id"] == change.finding), {})
+        severity = f" {found['severity']}" if found.get("severity") else ""
+        finding = f", {escape_markdown(change.finding)}{severity} {found.get('kind', '')}".rstrip()
     return f"{verdict}{finding}, {escape_markdown(where, midline=True)}"
 
 

@@ -16,7 +16,10 @@ from conflictkit.report.view import (
     settle,
     summary_line,
 )
+from conflictkit.report.order import counts_phrase
 
+ORDER_WORDS = {"severity": "by severity, then in document order", "document": "in document order",
+               "kind": "by kind, then in document order"}
 REVERSING_MARK = "\u26a0"
 """Written after a run that changes a meaning-reversing word."""
 
@@ -81,16 +84,23 @@ def render_markdown(report: dict, texts: dict[str, str] | None = None, view: Rep
         "",
     ]
     findings = view.findings
+    counts = counts_phrase(findings)
+    if counts:
+        out[-1:-1] = [f"- By severity: {counts}; listed {ORDER_WORDS[view.sort]}."]
     if findings:
-        out += ["| # | kind | P(conflict) | section | reasons |", "|---|---|---|---|---|"]
+        out += ["| # | severity | kind | P(conflict) | section | reasons |", "|---|---|---|---|---|---|"]
     for f in findings:
         reasons = "; ".join(describe_reason(r) for r in f["reasons"])
-        out.append(f"| {f['id']} | {f['kind']} | {f['p_conflict']:.2f} | {escape_cell(view.title(f))} | {escape_cell(reasons)} |")
+        out.append(f"| {f['id']} | {f.get('severity') or ''} | {f['kind']} | {f['p_conflict']:.2f} | {escape_cell(view.title(f))} "
+                   f"| {escape_cell(reasons)} |")
     for f in findings:
-        out += ["", f"## {f['id']} {f['kind']}: {escape_markdown(view.title(f)) or 'untitled clause'}", ""]
+        severity = f"{f['severity']} " if f.get("severity") else ""
+        out += ["", f"## {f['id']} {severity}{f['kind']}: {escape_markdown(view.title(f)) or 'untitled clause'}", ""]
         p_same = "" if f.get("p_same") is None else f" · P(same matter) {f['p_same']:.2f}"
         judge = f" · judge {escape_markdown(f['judge'])}" if f.get("judge") else ""
         out += [f"P(conflict) {f['p_conflict']:.2f}{p_same}{judge}", ""]
+        if f.get("severity_rule"):
+            out += [f"Severity {f['severity']}: {escape_markdown(f['severity_rule'])}", ""]
         for side in ("reference", "input"):
             quote = f.get(side)
             if quote:

@@ -25,7 +25,13 @@ from conflictkit.report.view import (
     settle,
     summary_line,
 )
+from conflictkit.report.order import counts_phrase
 
+SORT_HELP = {
+    "severity": "listed by severity, then document order (--sort document: document order)",
+    "document": "listed in document order (--sort severity: by severity)",
+    "kind": "listed by kind, then document order",
+}
 QUIET, NORMAL, VERBOSE = -1, 0, 1
 REASONS_SHOWN = 3
 """Reasons listed per finding without ``-v``."""
@@ -34,6 +40,7 @@ GAP_WORDS = 30
 """Words of a missing or added clause shown without ``-v``."""
 
 KIND_STYLES = {"deviation": "bold yellow", "missing": "bold red", "added": "bold green"}
+SEVERITY_STYLES = {"high": "bold white on red", "medium": "bold yellow", "low": "dim"}
 MARKERS = {"delete": ("[-", "-]"), "insert": ("{+", "+}")}
 EDITORIAL_MARKERS = {"delete": ("[~", "~]"), "insert": ("{~", "~}")}
 STYLES = {"delete": "red strike", "insert": "green underline", "cut": "dim"}
@@ -109,6 +116,10 @@ def finding_block(view: ReportView, finding: dict, colour: bool, verbosity: int 
     kind = finding["kind"]
     title = Text()
     title.append(sanitize_controls(finding["id"]) + "  ")
+    severity = finding.get("severity")
+    if severity:
+        title.append(f"{severity:<6}", style=SEVERITY_STYLES.get(severity, "") if colour else "")
+        title.append("  ")
     title.append(f"{kind:<9}", style=KIND_STYLES.get(kind, "") if colour else "")
     title.append(f"  P(conflict) {finding['p_conflict']:.2f}  ")
     title.append(_clean(view.title(finding)) or "(untitled clause)", style="bold" if colour else "")
@@ -137,6 +148,8 @@ def finding_block(view: ReportView, finding: dict, colour: bool, verbosity: int 
         body.append(Text(f"  {len(editorial)} editorial edit{'s' * (len(editorial) != 1)} not marked (-v marks them)",
                          style="dim" if colour else ""))
     body.extend(Text(_clean(line), style="italic" if colour else "") for line in view.explained(finding))
+    if finding.get("severity_rule"):
+        body.append(Text(f"severity: {_clean(finding['severity_rule'])}", style="dim" if colour else ""))
     if verbosity >= VERBOSE:
         p_same = finding.get("p_same")
         facts = [f"P(conflict) {finding['p_conflict']:.3f}"]
@@ -165,10 +178,13 @@ def report_renderables(report: dict, texts: dict[str, str] | None = None, *, col
         Text(""),
     ]
     view = view or ReportView(report, texts)
-    out.extend(finding_block(view, f, colour, verbosity) for f in report["findings"])
+    out.extend(finding_block(view, f, colour, verbosity) for f in view.findings)
     if not report["findings"]:
         out += [Text("No findings."), Text("")]
     legend = f"{P_CONFLICT_HELP}."
+    counts = counts_phrase(view.findings)
+    if counts:
+        legend = f"By severity: {counts}; {SORT_HELP[view.sort]}. {legend}"
     if verbosity >= VERBOSE:
         legend += f" {P_SAME_HELP[0].upper()}{P_SAME_HELP[1:]}."
     elif report["findings"]:

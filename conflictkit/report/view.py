@@ -18,6 +18,7 @@ from functools import cached_property
 
 from conflictkit.report.doctext import RenderedDocument, render_document, text_format
 from conflictkit.report.explanations import explanation_lines
+from conflictkit.report.order import ordered
 from conflictkit.report.summary import summary_line  # noqa: F401 (read here by every view)
 
 SIDES = ("reference", "input")
@@ -173,13 +174,18 @@ class ReportView:
 
     ``texts`` are the two document texts the report's offsets index (``{"reference": ..., "input":
     ...}``); without them each quote is rendered on its own. ``blocks`` are the loaders' source
-    blocks per side, where the caller has them (a Word file's exact paragraphs).
+    blocks per side, where the caller has them (a Word file's exact paragraphs). ``sort`` is the
+    order every view lists the findings in (:func:`conflictkit.report.order.ordered`: ``severity``,
+    then document order, by default).
     """
 
-    def __init__(self, report: dict, texts: dict[str, str] | None = None, sources: dict | None = None) -> None:
+    def __init__(self, report: dict, texts: dict[str, str] | None = None, sources: dict | None = None,
+                 sort: str = "severity") -> None:
         self.report = report
         self.texts = texts or {}
         self.sources = sources or {}
+        self.sort = sort
+        self._ordered: tuple[int, list[dict]] | None = None
         self._documents: dict[str, RenderedDocument] = {}
         self._blocks: dict[tuple[str, int, int], RenderedDocument] = {}
         self._lines: dict[str, LineIndex] = {}
@@ -194,7 +200,11 @@ class ReportView:
 
     @property
     def findings(self) -> list[dict]:
-        return self.report.get("findings") or []
+        """The report's findings in the view's order (``sort``), the same in every view."""
+        found = self.report.get("findings") or []
+        if self._ordered is None or self._ordered[0] != id(found):
+            self._ordered = (id(found), ordered(found, self.sort))
+        return self._ordered[1]
 
     def format(self, side: str) -> str:
         """How the side's document text reads: its loader's format (markdown, text, html, docx, pdf)."""

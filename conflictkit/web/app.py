@@ -39,6 +39,7 @@ STATIC_FILES = {
     "app.js": (STATIC / "app.js", "text/javascript"),
     "report.css": (REPORT_TEMPLATES / "report.css", "text/css"),
     "report.js": (REPORT_TEMPLATES / "report.js", "text/javascript"),
+    "portfolio.css": (REPORT_TEMPLATES / "portfolio.css", "text/css"),
 }
 DEFAULT_KEY = "default"
 
@@ -191,11 +192,37 @@ class App:
             raise ConflictkitError("the reference must be one document, not a zip of several")
         return documents
 
+    async def check_config(self, request: Request) -> Response:
+        """Whether the configuration chosen in the form can run here: the upload page asks before sending any file."""
+        try:
+            await run_in_threadpool(self.config_for, request.query_params.get("key") or DEFAULT_KEY)
+        except ConflictkitError as exc:
+            return JSONResponse({"ok": False, "error": str(exc)})
+        return JSONResponse({"ok": True})
+
     async def batch(self, request: Request) -> Response:
         jobs = self.runner.batch(request.path_params["batch_id"])
         if not jobs:
             return HTMLResponse(pages.message_page("Not found", "no such batch"), 404)
-        return HTMLResponse(pages.batch_page(request.path_params["batch_id"], jobs))
+        portfolio = await run_in_threadpool(self._portfolio, jobs)
+        return HTMLResponse(pages.batch_page(request.path_params["batch_id"], jobs, portfolio))
+
+    def _portfolio(self, jobs: list) -> str:
+        """The batch as a portfolio: its documents by risk, a heat map of documents x clause subjects."""
+        from conflictkit.batch.portfolio import PortfolioRow, render_portfolio
+        from conflictkit.batch.worker import digest_findings
+
+        rows, labels = [], {}
+        for job in jobs:
+            comparison = self.reviews.get(job.comparison) if job.state == "done" and job.comparison else None
+            if comparison is None:
+                status = "failed" if job.state == "failed" else "pending"
+                rows.append(PortfolioRow(name=job.input_name, status=status, detail=job.error or ""))
+                continue
+            labels = labels or (comparison.report.get("materiality") or {}).get("subjects") or {}
+            rows.append(PortfolioRow(name=job.input_name, title=comparison.name, href=f"/comparisons/{comparison.id}",
+                                     findings=digest_findings(comparison.report)[1]))
+        return render_portfolio(rows, labels)
 
     async def batch_status(self, request: Request) -> Response:
         jobs = self.runner.batch(request.path_params["batch_id"])
@@ -256,6 +283,31 @@ class App:
             return JSONResponse({"error": f"bad decision: {exc}"}, 400)
         return JSONResponse(decision)
 
+    async def import_review(self, request: Request) -> Response:
+        """POST a review file (``conflictkit.review/1``, e.g. exported from a report.html): its decisions and
+        notes are stored on the findings of this comparison they belong to."""
+        cid = request.path_params["cid"]
+        comparison = self.reviews.get(cid)
+        if comparison is None:
+            return JSONResponse({"error": "no such comparison"}, 404)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send the review file as application/json"}, 415)
+        try:
+            data = json.loads(await request.body())
+            decisions, skipped = export.imported_decisions(data, comparison)
+            stored = {fid: await run_in_threadpool(self.reviews.decide, cid, fid, d["status"], d["note"])
+                      for fid, d in decisions.items()}
+        except BodyTooLarge as exc:
+            return JSONResponse({"error": str(exc)}, 413)
+        except ValueError as exc:
+            return JSONResponse({"error": f"not JSON: {exc}"}, 400)
+        except ConflictkitError as exc:
+            return JSONResponse({"error": str(exc)}, 400)
+        message = f"imported {len(stored)} decision{'s' * (len(stored) != 1)}"
+        if skipped:
+            message += f"; skipped {len(skipped)} ({'; '.join(skipped[:3])}{'...' if len(skipped) > 3 else ''})"
+        return JSONResponse({"imported": len(stored), "skipped": skipped, "decisions": stored, "message": message})
+
     async def manage(self, request: Request) -> Response:
         """POST ``{"name": ...}`` renames a comparison; DELETE deletes it with its review."""
         cid = request.path_params["cid"]
@@ -306,6 +358,7 @@ def create_app(settings: Settings):
     routes = [
         Route("/", app.home),
         Route("/compare", app.compare, methods=["POST"]),
+        Route("/api/config-check", app.check_config),
         Route("/jobs/{job_id}", app.job),
         Route("/api/jobs/{job_id}", app.job_status),
         Route("/batches/{batch_id}", app.batch),
@@ -313,6 +366,7 @@ def create_app(settings: Settings):
         Route("/comparisons/{cid}", app.comparison),
         Route("/comparisons/{cid}/export.{fmt}", app.export),
         Route("/api/comparisons/{cid}/decisions/{fid}", app.decide, methods=["POST"]),
+        Route("/api/comparisons/{cid}/review", app.import_review, methods=["POST"]),
         Route("/api/comparisons/{cid}", app.manage, methods=["POST", "DELETE"]),
         Route("/static/{name}", app.static),
     ]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import time
 
+from conflictkit.errors import UserError
 from conflictkit.report.escape import escape_cell, escape_markdown
 from conflictkit.report.html import render_html
 from conflictkit.report.render import editorial_note, markdown_redline
 from conflictkit.report.view import ReportView, describe_reason
 from conflictkit.web.playbooks import is_review
-from conflictkit.web.reviews import Comparison
+from conflictkit.web.reviews import MAX_NOTE, STATUSES, Comparison
 
 REVIEW_SCHEMA = "conflictkit.review/1"
 
@@ -48,9 +49,9 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
     if is_review(report):
         return _playbook_review_markdown(report, {"reference": comparison.reference_text, "input": comparison.input_text},
                                          decisions)
-    findings = report.get("findings") or []
     summary = report.get("summary") or {}
     view = ReportView(report, {"reference": comparison.reference_text, "input": comparison.input_text})
+    findings = view.findings  # by severity, then document order, as every view lists them
     md = escape_markdown
     out = [
         f"# Review: {md(comparison.reference_name)} -> {md(comparison.input_name)}", "",
@@ -58,13 +59,16 @@ def review_markdown(comparison: Comparison, decisions: dict) -> str:
         + ", ".join(f"{k} {summary.get(k, 0)}" for k in ("deviation", "missing", "added", "moved", "covered")) + ".", "",
     ]
     if findings:
-        out += ["| Finding | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|"]
+        out += ["| Finding | Severity | Kind | Section | P(conflict) | Decision | Note |", "|---|---|---|---|---|---|---|"]
     for f in findings:
         d = _decision(decisions, f)
-        out.append(f"| {escape_cell(f['id'])} | {f['kind']} | {escape_cell(view.title(f))} | {100 * f['p_conflict']:.0f}% "
-                   f"| {d['status'] or 'undecided'} | {escape_cell(d['note'])} |")
+        out.append(f"| {escape_cell(f['id'])} | {f.get('severity') or ''} | {f['kind']} | {escape_cell(view.title(f))} "
+                   f"| {100 * f['p_conflict']:.0f}% | {d['status'] or 'undecided'} | {escape_cell(d['note'])} |")
     for f in findings:
-        out += ["", f"## {md(f['id'])} {f['kind']}: {md(view.title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
+        severity = f"{f['severity']} " if f.get("severity") else ""
+        out += ["", f"## {md(f['id'])} {severity}{f['kind']}: {md(view.title(f)) or 'untitled clause'} ({100 * f['p_conflict']:.0f}%)", ""]
+        if f.get("severity_rule"):
+            out += [f"Severity {f['severity']}: {md(f['severity_rule'])}", ""]
         for side in ("reference", "input"):
             quote = f.get(side)
             if quote:
@@ -102,3 +106,49 @@ def review_html(comparison: Comparison, decisions: dict) -> str:
 
         return render_review_html(comparison.report, comparison.reference_text, comparison.input_text, decisions)
     return render_html(comparison.report, comparison.reference_text, comparison.input_text, decisions)
+
+
+def imported_decisions(data: object, comparison: Comparison) -> tuple[dict[str, dict], list[str]]:
+    """The decisions of a review file (``conflictkit.review/1``: exported here or from a report.html) that
+    belong to ``comparison``: ``({finding id: {"status", "note"}}, [why each other finding was skipped])``.
+
+    The file must be of the same two documents (their sha256); a finding is taken only where the
+    comparison has one with the same id, kind and spans, and only when it holds a decision or a note.
+    """
+    report = data.get("report") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("schema") != REVIEW_SCHEMA or not isinstance(report, dict) \
+            or not isinstance(report.get("findings"), list):
+        raise UserError(f"not a review file: expected JSON with schema {REVIEW_SCHEMA!r} and report.findings "
+                        "(Export review in report.html or here)")
+    for side in ("reference", "input"):
+        theirs = (report.get(side) or {}).get("sha256") if isinstance(report.get(side), dict) else None
+        ours = (comparison.report.get(side) or {}).get("sha256")
+        if theirs != ours:
+            raise UserError(f"this review is of another {side} document ({(report.get(side) or {}).get('path') or 'unnamed'}); "
+                            "import it into the comparison of the same two documents")
+    ours = {f.get("id"): f for f in comparison.report.get("findings") or []}
+    decisions: dict[str, dict] = {}
+    skipped: list[str] = []
+    for finding in report["findings"]:
+        if not isinstance(finding, dict):
+            continue
+        fid, review = str(finding.get("id")), finding.get("review") if isinstance(finding.get("review"), dict) else {}
+        status, note = review.get("status"), review.get("note") or ""
+        if status is None and not note:
+            continue
+        mine = ours.get(fid)
+        if mine is None or mine.get("kind") != finding.get("kind") or any(
+                _span(finding.get(side)) not in (None, _span(mine.get(side))) for side in ("reference", "input")):
+            skipped.append(f"{fid}: no such finding in this comparison")
+            continue
+        if status not in (None, *STATUSES) or not isinstance(note, str) or len(note) > MAX_NOTE:
+            skipped.append(f"{fid}: not a decision (status {status!r}, a note of at most {MAX_NOTE} characters)")
+            continue
+        decisions[fid] = {"status": status, "note": note}
+    return decisions, skipped
+
+
+def _span(quote: object) -> tuple[int, int] | None:
+    if not isinstance(quote, dict) or not isinstance(quote.get("start"), int) or not isinstance(quote.get("end"), int):
+        return None
+    return quote["start"], quote["end"]

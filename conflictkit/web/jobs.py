@@ -42,9 +42,29 @@ class Job:
     interrupted: int = 0  # how many server restarts interrupted it
     started: float = field(default_factory=time.time)
     finished: float | None = None
+    step_started: float = field(default_factory=time.time)
+
+    def advance(self, stage: str, done: int, total: int) -> None:
+        """The engine's progress callback: the step it is on and its count (a new step restarts the clock)."""
+        if stage != self.stage:
+            self.step_started = time.time()
+        self.stage, self.done, self.total = stage, done, total
+
+    def eta(self) -> float | None:
+        """Seconds the current step has left, from its rate so far (None until it has counted some work)."""
+        if self.state != "running" or self.total <= 1 or self.done <= 0 or self.done >= self.total:
+            return None
+        elapsed = time.time() - self.step_started
+        return elapsed / self.done * (self.total - self.done)
+
+    def progress_text(self) -> str:
+        """``embed 64/118 · about 3 s left``: what a page shows of a running job."""
+        text = f"{self.stage} {self.done}/{self.total}" if self.total > 1 else self.stage
+        eta = self.eta()
+        return text + (f" · about {eta:.0f} s left" if eta is not None else "")
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "eta": self.eta()}
 
     @classmethod
     def from_row(cls, row: dict) -> Job:
@@ -117,25 +137,23 @@ class Runner:
                 self._run(job, worker)
 
     def _run(self, job: Job, worker: Worker) -> None:
-        def progress(stage: str, done: int, total: int) -> None:
-            job.stage, job.done, job.total = stage, done, total
-
-        job.state, job.stage = "running", "starting"
+        job.state = "running"
+        job.advance("starting", 0, 0)
         self.reviews.update_job(job.id, state="running")
         try:
             config_key = self.reviews.job(job.id)["config_key"]
             config = self.config_for(config_key)
             reference_data, input_data = self.reviews.job_files(job.id)
             answer = worker.call("compare", (config_key, config, (job.reference_name, reference_data),
-                                             (job.input_name, input_data)), progress)
+                                             (job.input_name, input_data)), job.advance)
             if answer.get("explain_error"):  # the findings are kept whatever becomes of their explanations
                 job.error = f"the findings are saved, but their explanations failed: {answer['explain_error']}"
-            job.stage = "saving"
+            job.advance("saving", 0, 0)
             (reference_path, reference_text), (input_path, input_text) = answer["reference"], answer["input"]
             job.comparison = self.reviews.add(reference_path, input_path, reference_text, input_text, answer["report"],
                                               dump_config(config))
             if self.after_store is not None:
-                job.stage = "preparing the view"
+                job.advance("preparing the view", 0, 0)
                 self.after_store(job.comparison)
             job.state = "done"
         except ConflictkitError as exc:

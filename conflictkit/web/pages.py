@@ -31,22 +31,26 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     options = "".join(f'<option value="{esc(key)}">{esc(label)}</option>' for key, label in presets)
     if unavailable:
         options += '<optgroup label="cannot run on this server">' + "".join(
-            f'<option disabled title="{esc(why)}">{esc(name)}: {esc(why)}</option>' for name, why in sorted(unavailable.items())
+            f'<option disabled title="{esc(why)}">{esc(name)}: {esc(needs(why))}</option>' for name, why in sorted(unavailable.items())
         ) + "</optgroup>"
+    missing = "".join(f'<li><b>{esc(name)}</b> {esc(needs(why))}</li>' for name, why in sorted((unavailable or {}).items()))
     extensions = accepted_extensions()
     accept = esc(",".join(extensions))
     form = (
         f'<form class="upload" method="post" action="/compare" enctype="multipart/form-data" data-max-bytes="{max_bytes}">'
-        f'<label>Reference document (template, previous version) or playbook (.yaml) '
-        f'<input type="file" name="reference" accept="{accept},.yaml,.yml" required></label>'
-        '<label>Input document (the draft under review; several, or a .zip of them, for a batch) '
-        f'<input type="file" name="input" accept="{accept},.zip" multiple required></label>'
+        f'<label class="drop">Reference document (template, previous version) or playbook (.yaml) '
+        f'<input type="file" name="reference" accept="{accept},.yaml,.yml" required>'
+        '<span class="drop-hint">or drop a file here</span></label>'
+        '<label class="drop">Input document (the draft under review; several, or a .zip of them, for a batch) '
+        f'<input type="file" name="input" accept="{accept},.zip" multiple required><span class="drop-hint">or drop files here</span></label>'
         f'<label>Configuration <select name="config">{options}</select></label>'
-        f'<p class="hint">{esc(", ".join(extensions))} files; up to {max_bytes / 1e6:g} MB per upload. '
+        + (f'<details class="unavailable"><summary>{len(unavailable or {})} more cannot run on this server</summary>'
+           f'<ul>{missing}</ul></details>' if missing else "")
+        + f'<p class="hint">{esc(", ".join(extensions))} files; up to {max_bytes / 1e6:g} MB per upload. '
         'A playbook (.yaml) as the reference gives a verdict per position instead (it must hold its texts: '
         '<code>conflictkit playbook show P.yaml --format yaml</code> writes them out). '
         'The comparison shows the text as read from each file.</p>'
-        '<button type="submit">Compare</button> <span class="busy" hidden>Uploading…</span></form>'
+        '<button type="submit">Compare</button> <span class="busy" hidden>Checking the configuration…</span></form>'
     )
     rows = "".join(
         f'<tr data-cid="{esc(c.id)}"><td><a class="title" href="/comparisons/{esc(c.id)}">{esc(c.name)}</a>'
@@ -67,6 +71,20 @@ def home(presets: list[tuple[str, str]], comparisons: list[Summary], max_bytes: 
     return page("Compare two documents", main, body_class="home")
 
 
+NEEDS_CHARS = 110
+
+
+def needs(why: str) -> str:
+    """What an unavailable configuration needs, in one short line (the full reason goes in a title)."""
+    line = " ".join(str(why).split())
+    for prefix in ("this configuration cannot run on this server: ",):
+        line = line.removeprefix(prefix)
+    if line.startswith("invalid config ") and "): " in line:  # a preset that does not validate: its first problem
+        line = line.split("): ", 1)[1].split("; ")[0]
+    line = line.split("; available")[0]
+    return line if len(line) <= NEEDS_CHARS else line[: NEEDS_CHARS - 1].rstrip() + "…"
+
+
 def _counts(summary: dict) -> str:
     """A past comparison's deviations, missing and added; a playbook review's verdicts across those three columns."""
     if "not-acceptable" in summary:
@@ -80,7 +98,7 @@ def job_page(job: Job) -> str:
     failed = job.state == "failed"
     error = f'<p class="error" role="alert" id="error">{esc(job.error)}</p>' if failed else '<p class="error" role="alert" id="error" hidden></p>'
     progress = "" if failed else (
-        f'<p><span id="stage">{esc(job.stage)}</span> <progress id="progress" max="1" value="0"></progress></p>'
+        f'<p><span id="stage">{esc(job.progress_text())}</span> <progress id="progress" max="1" value="0"></progress></p>'
         '<noscript><p>Reload this page to see progress.</p></noscript>'
     )
     main = (
@@ -91,20 +109,23 @@ def job_page(job: Job) -> str:
     return page("Comparison failed" if failed else "Comparing…", main, body_class="job-page")
 
 
-def batch_page(batch_id: str, jobs: list[Job]) -> str:
-    """Every document of a batch upload with its state; each done one links to its review (app.js polls)."""
+def batch_page(batch_id: str, jobs: list[Job], portfolio: str = "") -> str:
+    """Every document of a batch upload with its state, each done one linked to its review (app.js polls), then the
+    portfolio (``portfolio``, already HTML: :func:`conflictkit.batch.portfolio.render_portfolio`)."""
     rows = "".join(
         f'<tr data-job-row="{esc(j.id)}"><td>{_job_link(j)}</td><td class="state">{esc(_job_state(j))}</td></tr>'
         for j in jobs
     )
     done = sum(j.state == "done" for j in jobs)
+    finished = sum(j.state in ("done", "failed") for j in jobs)
     main = (
-        f'<section class="card batch" data-batch="{esc(batch_id)}"><h2>{esc(jobs[0].reference_name)} → '
+        f'<section class="card batch" data-batch="{esc(batch_id)}" data-finished="{finished}"><h2>{esc(jobs[0].reference_name)} → '
         f'{len(jobs)} documents</h2><p id="batch-count">{done} of {len(jobs)} compared</p>'
         f'<table class="past"><thead><tr><th>Document</th><th>State</th></tr></thead><tbody>{rows}</tbody></table>'
         '<p><a href="/">Back to the start page</a></p></section>'
+        f'<section class="card wide"><h2>What to act on first</h2>{portfolio}</section>'
     )
-    return page("Batch", main, body_class="batch-page")
+    return page("Batch", main, body_class="batch-page", head='<link rel="stylesheet" href="/static/portfolio.css">')
 
 
 def _job_link(job: Job) -> str:
@@ -117,7 +138,7 @@ def _job_state(job: Job) -> str:
     if job.state == "failed":
         return f"failed: {job.error}"
     if job.state == "running":
-        return f"{job.stage} {job.done}/{job.total}" if job.total else job.stage
+        return job.progress_text()
     return job.state + (" (resumed after a restart)" if job.interrupted and job.state == "queued" else "")
 
 
@@ -135,8 +156,12 @@ def results_page(comparison: Comparison, decisions: dict) -> str:
         view = render_review_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
     else:
         summary = render_summary(report)
-        view = render_view(report, comparison.reference_text, comparison.input_text, decisions, controls=True)
-    header = f'{summary}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}</p>'
+        view = render_view(report, comparison.reference_text, comparison.input_text, decisions, review="server")
+    header = (
+        f'{summary}<p class="exports">Created {esc(_when(comparison.created))} · Export review: {exports}'
+        ' · <label class="import">Import review <input type="file" id="ck-import" accept=".json,application/json"></label>'
+        '<span id="ck-import-result" role="status"></span></p>'
+    )
     main = f'<div class="results" data-comparison="{comparison.id}">{view}</div>'
     return page(comparison.name, main, header=header, body_class="results-page")
 

@@ -1,6 +1,7 @@
 """The batch driver on the local engine: folders, summary, failures recorded, resumable, same results at any size."""
 
 import json
+import re
 
 import pytest
 
@@ -42,8 +43,17 @@ def test_every_pair_gets_its_folder_and_a_summary_row(portfolio, fast_config, tm
     assert summary["totals"]["pairs"] == 4 and summary["totals"]["failed"] == 1
     csv_lines = (out / "summary.csv").read_text().splitlines()
     assert csv_lines[0].startswith("input,reference,status,deviation,missing,added") and len(csv_lines) == 5
+    assert csv_lines[0].endswith(",high,medium,low")
+    draft = next(row for row in summary["pairs"] if row["input"].endswith("draft.md"))
+    assert draft["high"] == by_name["draft.md"].severity["high"] > 0
+    assert [f["id"] for f in draft["findings"]][:2] == ["F0006", "F0009"]  # by severity: the rights removed first
+    assert {"id", "kind", "severity", "subject", "title", "p_conflict"} <= set(draft["findings"][0])
     page = (out / "summary.html").read_text()
     assert f'href="{by_name["draft.md"].folder}/report.html"' in page and "binary" in page
+    ranked = re.findall(r'<tr class="(\w+)" data-input="([^"]+)">', page)
+    assert ranked == [("ok", "draft.md"), ("ok", "longer-notice.md"), ("ok", "same.md"), ("failed", "broken.md")]  # riskiest first
+    assert f'href="{by_name["draft.md"].folder}/report.html#subject=liability"' in page
+    assert f'href="{by_name["draft.md"].folder}/report.html#F0006"' in page
 
 
 def test_a_rerun_skips_unchanged_pairs_and_redoes_changed_ones(portfolio, fast_config, tmp_path):

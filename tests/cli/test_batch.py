@@ -28,6 +28,10 @@ def test_all_pairs_done_exit_0_and_fail_on_exit_3(inputs, fast, tmp_path):
     again = run("batch", "-r", REFERENCE, inputs, "-o", out, "-c", fast, "-w", "1", "--fail-on", "deviation")
     assert again.returncode == 3, again.stderr
     assert "(2 unchanged, kept)" in again.stderr
+    gated = run("batch", "-r", REFERENCE, inputs, "-o", out, "-c", fast, "-w", "1", "--fail-on", "high")
+    assert gated.returncode == 3, gated.stderr  # the draft has high-severity findings
+    calm = run("batch", "-r", REFERENCE, inputs / "same.md", "-o", tmp_path / "calm", "-c", fast, "-w", "1", "--fail-on", "low")
+    assert calm.returncode == 0, calm.stderr
 
 
 def test_a_failed_pair_is_recorded_and_the_batch_exits_4(inputs, fast, tmp_path):

@@ -222,6 +222,27 @@ def test_escape_sequences_in_a_document_never_reach_the_terminal(fast, tmp_path)
     assert any("\x1b]0;owned\x07\x1b[2J\x9b31mdays" in q for q in quotes)  # JSON stays exact
 
 
+@pytest.mark.parametrize("gate, code", [("high", 3), ("Medium", 3), ("missing,high", 3), ("added,high", 0), ("any,low", 3)])
+def test_fail_on_a_severity_gates_on_findings_of_at_least_it(fast, gate, code):
+    assert run("compare", REFERENCE, INPUT, "--config", fast, "--fail-on", gate, "-q").returncode == code
+
+
+def test_fail_on_two_severities_is_a_usage_error(fast):
+    assert_user_error(run("compare", REFERENCE, INPUT, "--config", fast, "--fail-on", "high,low"), "give one severity")
+
+
+def test_sort_orders_every_text_view_and_the_ids_stay(fast):
+    by_severity = re.findall(r"^(F\d{4})  (\w+) ", run("compare", REFERENCE, INPUT, "--config", fast).stdout, re.M)
+    assert by_severity[0] == ("F0006", "high") and [s for _, s in by_severity][-1] == "low"
+    by_document = re.findall(r"^(F\d{4})  ", run("compare", REFERENCE, INPUT, "--config", fast, "--sort", "document").stdout, re.M)
+    assert by_document == sorted(by_document) and sorted(by_document) == sorted(i for i, _ in by_severity)
+    table = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "md", "--sort", "kind").stdout
+    kinds = re.findall(r"^\| F\d{4} \| \w+ \| (\w+) \|", table, re.M)
+    assert kinds == sorted(kinds, key=["deviation", "missing", "added", "moved"].index)
+    assert "listed by kind, then in document order" in table
+    assert run("compare", REFERENCE, INPUT, "--config", fast, "--sort", "colour").returncode == 2
+
+
 def test_a_file_name_that_is_not_utf8(fast, tmp_path):
     """A name with a byte that is not UTF-8 (an old Latin-1 archive): reported, and written as the JSON escape
     of the same name, which reads back to a path that opens the file (it was a UnicodeEncodeError, exit 1)."""

@@ -45,10 +45,12 @@ def test_a_plugin_renderer_is_a_format(tmp_path, fast):
     assert "csv" in help_text and "redline" in help_text
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "csv", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[0].startswith("F0001,deviation,")
+    assert proc.stdout.splitlines()[0].startswith("F0006,missing,")  # the view's order: by severity, a right removed first
+    by_document = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "csv", "--sort", "document", env=env)
+    assert by_document.stdout.splitlines()[0].startswith("F0001,deviation,")  # ids number the findings in document order
     out = tmp_path / "out"
     assert run("compare", REFERENCE, INPUT, "--config", fast, "--format", "csv", "--out", out, env=env).returncode == 0
-    assert (out / "findings.csv").read_text().startswith("F0001,")
+    assert (out / "findings.csv").read_text().startswith("F0006,")
     # a later run replaces the set whole: findings.csv is known as part of it
     assert run("compare", REFERENCE, INPUT, "--config", fast, "--format", "csv", "--out", out, env=env).returncode == 0
     assert "csv" in run("backends", env=env).stdout
@@ -64,7 +66,7 @@ def test_an_unknown_format_fails_before_any_work_listing_the_installed_ones(tmp_
 def test_the_redline_format_prints_and_writes_every_change(tmp_path, fast):
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "redline")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("# Redline") and "substantive (number), F0004 deviation" in proc.stdout
+    assert proc.stdout.startswith("# Redline") and "substantive (number), F0008 medium deviation" in proc.stdout
     out = tmp_path / "out"
     proc = run("compare", REFERENCE, INPUT, "--config", fast, "--format", "redline", "--changes", "findings", "--out", out)
     assert proc.returncode == 0, proc.stderr

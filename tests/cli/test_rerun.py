@@ -92,3 +92,26 @@ def test_the_key_changes_when_a_requirement_is_upgraded(tmp_path, monkeypatch):
     finally:
         monkeypatch.undo()
         forget()
+
+
+def test_a_severity_table_edited_since_is_answered_afresh(fast, tmp_path):
+    """The config names its severity table by a path relative to itself: the table's bytes, not its
+    name, are part of what a re-run printed from the store was made from."""
+    import yaml
+
+    from conflictkit.lexicon import load
+
+    table = load("en").table("severity")
+    (tmp_path / "rank.yaml").write_text(yaml.safe_dump(table), encoding="utf-8")
+    config = tmp_path / "ranked.yaml"
+    config.write_text(fast.read_text(encoding="utf-8") + "\nseverity: {table: rank.yaml}\n", encoding="utf-8")
+
+    def severities() -> set[str]:
+        proc = run("compare", REFERENCE, INPUT, "--config", config, "--format", "json")
+        assert proc.returncode == 0, proc.stderr
+        return {f["severity"] for f in json.loads(proc.stdout)["findings"]}
+
+    assert severities() == {"high", "medium", "low"}
+    assert severities() == {"high", "medium", "low"}  # from the store
+    (tmp_path / "rank.yaml").write_text(yaml.safe_dump({**table, "levels": {"high": 100, "medium": 99}}), encoding="utf-8")
+    assert severities() == {"low"}

@@ -80,7 +80,7 @@ def test_extra_tables_are_read_and_checked_on_demand(pack_root, code):
     from pydantic import BaseModel
 
     folder = derived_pack(pack_root, code)
-    (folder / "tables").mkdir()
+    (folder / "tables").mkdir(exist_ok=True)  # the English pack it copies has tables of its own
     (folder / "tables" / "severity.yaml").write_text("high: [liability, indemnity]\n", encoding="utf-8")
     pack = load(code)
     assert pack.tables() == ["severity"] and pack.table("severity") == {"high": ["liability", "indemnity"]}

@@ -5,13 +5,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import re
 from html.parser import HTMLParser
 
 import pytest
 
 from conflictkit.errors import GroundingError
-from conflictkit.report.html import render_html, render_view
+from conflictkit.report.html import render_html, render_view, review_key
 from conflictkit.testing.reports import make_report
 
 
@@ -150,10 +151,9 @@ def test_findings_list_has_kind_probability_reasons_and_redline(small_report):
     report, ref, inp = small_report
     page = render_html(report, ref, inp)
     items = re.findall(r'<li class="finding k-(\w+)"[^>]*data-p="([0-9.]+)" data-fid="(\w+)"[^>]*data-pos="(\d+)"', page)
-    # In document order (input offsets; the missing clause where its gap marker is, after F0002).
+    # A report without severities (made before them) is listed by id, which is its document order.
     assert [(k, float(p), fid) for k, p, fid, _ in items] == [(f["kind"], f["p_conflict"], f["id"]) for f in report["findings"]]
-    positions = [int(pos) for *_, pos in items]
-    assert positions == sorted(positions) and positions[0] == report["findings"][0]["input"]["start"]
+    assert [int(pos) for *_, pos in items] == [0, 1, 2, 3]
     assert "thirty (30) days</q> → <q class=\"i\">sixty (60) days" in page
     # The dropped "not" is a deletion marked as meaning-reversing; the number change too.
     assert re.search(r'<del class="rev" title="[^"]*negator[^"]*">not</del>', page)
@@ -202,14 +202,27 @@ def test_decisions_are_shown_with_their_notes(small_report):
     decisions = {"F0002": {"status": "dismissed", "note": "accepted risk <ok>"}, "F0001": {"status": "accepted", "note": ""}}
     page = render_html(report, ref, inp, decisions)
     assert re.search(r'data-fid="F0002" data-status="dismissed"[^>]*>.*?<span class="status">dismissed</span>', page)
-    assert '<p class="note">accepted risk &lt;ok&gt;</p>' in page
+    assert 'placeholder="Note (n): saved as you type" aria-label="Note">accepted risk &lt;ok&gt;</textarea>' in page
     assert "Review: 2 of 4 findings decided." in page
+    read_only = render_view(report, ref, inp, decisions)
+    assert '<p class="note">accepted risk &lt;ok&gt;</p>' in read_only and "<textarea" not in read_only
 
 
-def test_review_controls_only_in_the_app_view(small_report):
+def test_review_controls_kept_by_the_browser_in_report_html_by_the_server_in_the_app(small_report):
     report, ref, inp = small_report
-    assert 'data-action="dismissed"' not in render_html(report, ref, inp)
-    assert render_view(report, ref, inp, controls=True).count('data-action="dismissed"') == len(report["findings"])
+    static = render_html(report, ref, inp)
+    assert static.count('data-action="dismissed"') == len(report["findings"])
+    assert 'data-review="local"' in static and 'id="ck-export"' in static
+    assert f'data-review-key="{review_key(report)}"' in static and f'data-input-sha256="{report["input"]["sha256"]}"' in static
+    app = render_view(report, ref, inp, review="server")
+    assert app.count('data-action="dismissed"') == len(report["findings"]) and 'data-review="server"' in app
+    assert 'id="ck-export"' not in app
+    assert "data-action" not in render_view(report, ref, inp) and "data-review" not in render_view(report, ref, inp)
+    with pytest.raises(ValueError):
+        render_view(report, ref, inp, review="cloud")
+    other = json.loads(json.dumps(report))
+    other["findings"][0]["input"]["start"] += 1
+    assert review_key(other) != review_key(report)  # a review is never applied to another report
 
 
 def test_a_report_rendered_against_other_text_is_refused(small_report):

@@ -3,6 +3,7 @@ sorts, prints, and runs no script that came from a document."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -83,12 +84,22 @@ def shown(page) -> list[str]:
     return page.locator("#ck-findings li.finding:visible").evaluate_all("els => els.map(e => e.dataset.fid)")
 
 
-def test_document_order_by_default_and_the_sort_menu(offline_page, tmp_path, small_report):
+def test_severity_order_by_default_and_the_sort_menu(offline_page, tmp_path, small_report):
     report, ref, inp = small_report
+    for finding, severity in zip(report["findings"], ("low", "high", "medium", "high")):
+        finding["severity"] = severity
     page = offline_page
     open_report(page, tmp_path, report, ref, inp)
-    in_order = [f["id"] for f in report["findings"]]  # F0003 (missing) sits where its gap is, after F0002
+    assert shown(page) == ["F0002", "F0004", "F0003", "F0001"]  # by severity, then document order (the ids')
+    in_order = [f["id"] for f in report["findings"]]
+    page.select_option("#ck-sort", "document")
     assert shown(page) == in_order
+    page.select_option("#ck-severity", "0")
+    assert shown(page) == ["F0002", "F0004"]
+    page.select_option("#ck-severity", "1")
+    assert shown(page) == ["F0002", "F0003", "F0004"]
+    page.select_option("#ck-severity", "")
+    assert page.locator('li.finding[data-fid="F0002"] .sev').inner_text().lower() == "high"
     by_p = [f["id"] for f in sorted(report["findings"], key=lambda f: -f["p_conflict"])]
     page.select_option("#ck-sort", "p-desc")
     assert shown(page) == by_p
@@ -96,8 +107,8 @@ def test_document_order_by_default_and_the_sort_menu(offline_page, tmp_path, sma
     assert shown(page) == list(reversed(by_p))
     page.select_option("#ck-sort", "kind")
     assert shown(page) == ["F0001", "F0002", "F0003", "F0004"]
-    page.select_option("#ck-sort", "order")
-    assert shown(page) == in_order
+    page.select_option("#ck-sort", "severity")
+    assert shown(page) == ["F0002", "F0004", "F0003", "F0001"]
 
 
 def test_filters_by_kind_reason_status_and_search(offline_page, tmp_path, small_report):
@@ -164,8 +175,10 @@ def test_scrolling_keeps_the_selected_clauses_level_and_keys_move_the_selection(
     open_report(page, tmp_path, report, ref, inp)
     page.locator('li.finding[data-fid="F0002"]').click()
     assert level_gap(page, "1") < 2  # the input's clause is 60 clauses further down, yet level with the reference's
+    # aligned clause by clause: the reference shows a hatched gap as tall as the 60 clauses it lacks
+    gap = page.evaluate("() => Math.max(...[...document.querySelectorAll('#doc-reference [data-gap]')].map(e => +e.dataset.gap))")
+    assert gap > 500
     scroll = page.evaluate("() => [document.getElementById('doc-reference').scrollTop, document.getElementById('doc-input').scrollTop]")
-    assert scroll[1] > scroll[0] + 500
     page.locator("#doc-reference").evaluate("d => { d.scrollTop += 180; }")
     page.wait_for_function("([r, i]) => document.getElementById('doc-input').scrollTop > i + 170", arg=scroll)
     assert level_gap(page, "1") < 2  # scrolled together: still level
@@ -250,3 +263,165 @@ def test_compare_writes_a_report_html_that_opens_offline_with_every_finding(offl
     assert page.blocked == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "compare-report-html.png"))
+
+
+# -- aligned clause by clause, the overview, the review kept by the browser --------------------------------
+
+LEVEL = """() => {
+  // For every pair of matching paragraphs in view, how far apart they stand (px).
+  const docs = ["reference", "input"].map(side => document.getElementById("doc-" + side));
+  const view = docs[1].getBoundingClientRect();
+  const theirs = {};
+  docs[0].querySelectorAll("span.sync").forEach(s => { theirs[s.dataset.s] = s; });
+  const gaps = [];
+  docs[1].querySelectorAll("span.sync").forEach(s => {
+    const top = s.getBoundingClientRect().top;
+    if (theirs[s.dataset.s] && top >= view.top && top <= view.bottom) {
+      gaps.push(Math.abs(theirs[s.dataset.s].getBoundingClientRect().top - top));
+    }
+  });
+  return gaps;
+}"""
+
+
+def assert_level_while_scrolling(page, steps: int = 12) -> int:
+    """Scroll the input from top to bottom (and the reference back up); matching paragraphs in view stay within 40 px."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    checked = 0
+    for side in ("input", "reference"):
+        height = page.locator(f"#doc-{side}").evaluate("d => d.scrollHeight - d.clientHeight")
+        for k in range(steps + 1):
+            top = height * (k if side == "input" else steps - k) / steps
+            page.locator(f"#doc-{side}").evaluate(f"d => {{ d.scrollTop = {top}; }}")
+            # the other pane follows on the scroll event, a frame or two later (more on a loaded machine)
+            try:
+                page.wait_for_function(f"() => {{ const g = ({LEVEL})(); return g.length && Math.max(...g) <= 40; }}", timeout=2000)
+            except PlaywrightTimeout:
+                pass  # the assertions below say how far apart they stayed
+            gaps = page.evaluate(LEVEL)
+            assert gaps, f"no matching paragraphs in view at {side} {top:.0f}px"
+            assert max(gaps) <= 40, (side, top, max(gaps))
+            checked += len(gaps)
+    return checked
+
+
+def write_compared(tmp_path, reference, input, config) -> Path:
+    from conflictkit.engine import Engine
+    from conflictkit.report.writer import write_outputs
+    from conflictkit.stages import Rendering
+
+    result = Engine(config).compare(str(reference), str(input))
+    out = tmp_path / "out"
+    write_outputs(result, out, ("json", "md", "html"), "all", Rendering.of_result(result))
+    return out / "report.html"
+
+
+def test_the_samples_stay_level_clause_by_clause_while_scrolling(offline_page, tmp_path, fast_config):
+    from tests.conftest import INPUT, REFERENCE
+
+    page = offline_page
+    page.goto(write_compared(tmp_path, REFERENCE, INPUT, fast_config).as_uri())
+    assert assert_level_while_scrolling(page) > 100
+    heights = page.evaluate("() => ['reference', 'input'].map(s => document.getElementById('doc-' + s).scrollHeight)")
+    assert abs(heights[0] - heights[1]) <= 1  # both documents end together
+    # the added clause 2.7 has a gap of its height in the reference, drawn hatched
+    assert page.locator("#doc-reference .ck-gap").count() > 0
+    assert "repeating-linear-gradient" in page.locator("#doc-reference .ck-gap").first.evaluate("e => getComputedStyle(e).backgroundImage")
+    page.set_viewport_size({"width": 1100, "height": 800})  # a resize lays the documents out again
+    page.wait_for_timeout(400)
+    assert assert_level_while_scrolling(page, steps=6) > 50
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-aligned.png"))
+
+
+@pytest.mark.corpus
+def test_the_common_paper_csa_versions_stay_level_while_scrolling(offline_page, tmp_path, fast_config):
+    from tests.conftest import CORPUS
+
+    csa = CORPUS / "commonpaper" / "csa"
+    if not csa.is_dir():
+        pytest.skip("the Common Paper corpus is not in ../shared/corpus")
+    page = offline_page
+    page.goto(write_compared(tmp_path, csa / "CSA_v1.0.md", csa / "CSA_v2.1.md", fast_config).as_uri())
+    assert assert_level_while_scrolling(page, steps=20) > 100
+
+
+def test_the_overview_marks_every_finding_by_kind_and_severity(offline_page, tmp_path, fast_config):
+    from tests.conftest import INPUT, REFERENCE
+
+    page = offline_page
+    page.goto(write_compared(tmp_path, REFERENCE, INPUT, fast_config).as_uri())
+    marks = page.locator(".overview button.ov")
+    assert marks.count() == page.locator("li.finding").count() == 24
+    assert page.locator(".overview button.ov.k-missing.s-high").count() == 3
+    tops = marks.evaluate_all("els => els.map(e => parseFloat(e.style.top))")
+    assert all(0 <= t <= 100 for t in tops) and len(set(tops)) > 15
+    widths = {c: page.locator(f".overview button.ov.s-{c}").first.evaluate("e => e.getBoundingClientRect().width")
+              for c in ("high", "medium", "low")}
+    assert widths["high"] > widths["medium"] > widths["low"]
+    mark = page.locator('.overview button.ov[title^="F0020"]')
+    mark.click()
+    assert page.locator("li.finding.selected").get_attribute("data-fid") == "F0020"
+    assert page.locator(".overview .ov-view").evaluate("e => e.getBoundingClientRect().height") > 5
+    page.select_option("#ck-severity", "0")
+    assert page.locator(".overview button.ov:visible").count() == page.locator("li.finding:visible").count() == 10
+
+
+def test_links_open_a_finding_by_id_or_one_clause_subject(offline_page, tmp_path, fast_config):
+    from tests.conftest import INPUT, REFERENCE
+
+    page = offline_page
+    file = write_compared(tmp_path, REFERENCE, INPUT, fast_config)
+    page.goto(file.as_uri() + "#F0019")
+    assert page.locator("li.finding.selected").get_attribute("data-fid") == "F0019"
+    page.goto("about:blank")
+    page.goto(file.as_uri() + "#subject=payment")
+    assert page.locator("#ck-subject").input_value() == "payment"
+    assert set(shown(page)) == {"F0005", "F0006", "F0007"}
+    assert page.locator("li.finding.selected").get_attribute("data-fid") == "F0006"
+
+
+def test_report_html_review_is_kept_by_the_browser_survives_a_reload_and_exports(chromium, tmp_path, small_report):
+    report, ref, inp = small_report
+    context = chromium.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    blocked = browser.block_network(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    file = open_report(page, tmp_path, report, ref, inp)
+    total = len(report["findings"])
+    assert page.locator("#ck-reviewed").inner_text() == f"0 of {total} reviewed"
+    page.locator("body").press("j")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelector('li.finding.selected').dataset.status === 'accepted'")
+    first = page.locator("li.finding.selected").get_attribute("data-fid")
+    page.keyboard.press("j")
+    second = page.locator("li.finding.selected").get_attribute("data-fid")
+    page.locator("li.finding.selected button[data-action='dismissed']").click()
+    page.keyboard.press("n")
+    page.keyboard.type("Vendor standard wording.")
+    page.wait_for_function("() => document.querySelector('li.finding.selected .saved').textContent === 'saved'")
+    page.keyboard.press("Escape")
+    assert page.locator("#ck-reviewed").inner_text() == f"2 of {total} reviewed"
+    page.reload()
+    assert page.locator("#ck-reviewed").inner_text() == f"2 of {total} reviewed"
+    assert page.locator(f'li.finding[data-fid="{first}"]').get_attribute("data-status") == "accepted"
+    assert page.locator(f'li.finding[data-fid="{second}"] textarea').input_value() == "Vendor standard wording."
+    page.select_option("#ck-status", "dismissed")
+    assert shown(page) == [second]
+    with page.expect_download() as download:
+        page.click("#ck-export")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["schema"] == "conflictkit.review/1"
+    assert exported["report"]["input"]["sha256"] == report["input"]["sha256"]
+    reviews = {f["id"]: f["review"] for f in exported["report"]["findings"]}
+    assert reviews[first]["status"] == "accepted" and reviews[second] == {**reviews[second], "status": "dismissed",
+                                                                          "note": "Vendor standard wording."}
+    # another report (other findings) has a review of its own
+    other = json.loads(json.dumps(report))
+    other["findings"] = other["findings"][:2]
+    open_report(page, tmp_path, other, ref, inp, name="other.html")
+    assert page.locator("#ck-reviewed").inner_text() == "0 of 2 reviewed"
+    assert errors == [] and blocked == []
+    context.close()

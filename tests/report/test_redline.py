@@ -27,13 +27,14 @@ def test_every_change_of_the_samples_with_its_verdict_place_and_context(fast_con
     markdown = render_redline_markdown(Rendering.of_result(result).view)
     lines = entries(markdown)
     assert len(lines) > 20
-    number = next(line for line in lines if "F0004" in line)
-    assert number.startswith(tuple(f"{n}. substantive (number), F0004 deviation, reference 5.3, line 84; input 5.3, line 88: "
+    number = next(line for line in lines if "F0008" in line)
+    assert number.startswith(tuple(f"{n}. substantive (number), F0008 medium deviation, reference 5.3, line 84; input 5.3, line 88: "
                                    for n in range(1, 100)))  # the edit's kind, from the edit-level judge
     assert "the breach within ~~thirty~~ {+sixty+} (~~30~~ {+60+}) days after receiving notice" in number
     assert any(line.split(". ", 1)[1].startswith("editorial (renumbering)") and "~~4.6~~ {+4.5+}" in line for line in lines)
-    assert any("substantive (missing), F0017 missing" in line for line in lines)
-    assert any("substantive (added), F0021 added" in line for line in lines)
+    assert any("substantive (missing), F0017 high missing" in line for line in lines)
+    assert any("substantive (added), F0007 medium added" in line for line in lines)
+    assert "  - High: F0006 (4.5 Disputed invoices), F0009 (5.4 Termination for convenience)" in markdown
     html = MD.render(markdown)
     assert "<s>thirty</s> {+sixty+}" in html and "<strong>" not in html and "<span" not in html
 

@@ -44,7 +44,7 @@ def test_upload_compare_and_review_the_samples(make_client):
     review = json.loads(client.get(f"/comparisons/{cid}/export.json").text)
     assert review["report"]["findings"][0]["review"]["status"] == "dismissed"
     assert review["report"]["findings"][0]["review"]["note"] == "vendor's standard wording"
-    assert f"| {fid} | {findings[0]['kind']} |" in client.get(f"/comparisons/{cid}/export.md").text
+    assert f"| {fid} | {findings[0]['severity']} | {findings[0]['kind']} |" in client.get(f"/comparisons/{cid}/export.md").text
     assert "dismissed" in client.get(f"/comparisons/{cid}/export.md").text
     exported = client.get(f"/comparisons/{cid}/export.html")
     assert exported.headers["content-disposition"] == f'attachment; filename="review-{cid}.html"'
@@ -185,6 +185,16 @@ def test_the_form_offers_only_presets_that_can_run_here(make_client, tmp_path, m
     assert '<option value="preset:fast">fast</option>' in home
     assert 'value="preset:needs-a-plugin"' not in home  # not offered...
     assert '<option disabled title="' in home and "needs-a-plugin: " in home  # ...but shown, with why
+    # ... in one short line (the whole reason in the tooltip), and listed under the form
+    import re as _re
+    option = _re.search(r'<option disabled title="[^"]*">(needs-a-plugin: [^<]*)</option>', home).group(1)
+    assert "not-installed-here" in option and len(option) <= 130 and "available:" not in option
+    assert '<details class="unavailable">' in home and "<b>needs-a-plugin</b>" in home
+    # the upload page asks before sending a file
+    assert client.get("/api/config-check?key=preset:fast").json() == {"ok": True}
+    refused_early = client.get("/api/config-check?key=preset:needs-a-plugin").json()
+    assert refused_early["ok"] is False and "cannot run on this server" in refused_early["error"]
+    assert client.get("/api/config-check?key=nonsense").json()["ok"] is False
     ref, inp = sample_pair()
     refused = upload(client, (ref.name, ref.read_bytes()), (inp.name, inp.read_bytes()), config="preset:needs-a-plugin")
     assert refused.status_code == 400 and "cannot run on this server" in refused.text
@@ -207,3 +217,39 @@ def test_rename_and_delete_api(make_client, reviews):
     assert client.delete(url).status_code == 404
     assert reviews.get(cid) is None and reviews.decisions(cid) == {}
     assert client.get(f"/comparisons/{cid}").status_code == 404
+
+
+def _review_file(report: dict, decisions: dict) -> dict:
+    return {"schema": "conflictkit.review/1", "comparison": {},
+            "report": {"reference": dict(report["reference"]), "input": dict(report["input"]),
+                       "findings": [{**f, "review": decisions.get(f["id"], {"status": None, "note": ""})}
+                                    for f in report["findings"]]}}
+
+
+def test_a_review_file_is_imported_into_the_comparison_of_the_same_documents(make_client, reviews):
+    ref, inp = "1. A shall pay.\n\n2. B may sue.\n", "1. A may pay.\n\n2. B may not sue.\n"
+    report = make_report(ref, inp, [("deviation", "A shall pay.", "A may pay.", []), ("deviation", "B may sue.", "B may not sue.", [])])
+    cid = reviews.add("r.md", "i.md", ref, inp, report, "")
+    client = make_client()
+    url = f"/api/comparisons/{cid}/review"
+    data = _review_file(report, {"F0001": {"status": "accepted", "note": "fine"}, "F0002": {"status": None, "note": "ask"}})
+    answer = client.post(url, json=data).json()
+    assert answer["imported"] == 2 and answer["message"] == "imported 2 decisions"
+    stored = reviews.decisions(cid)
+    assert (stored["F0001"]["status"], stored["F0001"]["note"], stored["F0002"]["note"]) == ("accepted", "fine", "ask")
+    # a finding with other spans or kind is not this comparison's: skipped, and said
+    moved = json.loads(json.dumps(data))
+    moved["report"]["findings"][0]["input"]["start"] += 1
+    moved["report"]["findings"][1]["kind"] = "added"
+    skipped = client.post(url, json=moved).json()
+    assert skipped["imported"] == 0 and len(skipped["skipped"]) == 2 and "skipped 2" in skipped["message"]
+    other = json.loads(json.dumps(data))
+    other["report"]["reference"]["sha256"] = "f" * 64
+    refused = client.post(url, json=other)
+    assert refused.status_code == 400 and "another reference document" in refused.json()["error"]
+    assert client.post(url, json={"schema": "something else"}).status_code == 400
+    assert client.post(url, content=b"{", headers={"content-type": "application/json"}).status_code == 400
+    assert client.post(url, content=b"{}", headers={"content-type": "text/plain"}).status_code == 415
+    bad_status = _review_file(report, {"F0001": {"status": "maybe", "note": ""}})
+    assert client.post(url, json=bad_status).json()["imported"] == 0
+    assert client.post("/api/comparisons/0123456789abcdef/review", json=data).status_code == 404

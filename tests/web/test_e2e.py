@@ -87,12 +87,22 @@ def test_upload_review_restart_and_export(chromium, servers, tmp_path):
     review = offline.new_page()
     review.goto(exported.as_uri())
     assert review.locator("#ck-findings li.finding").count() == findings.count()
-    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"] .note').inner_text() == "Vendor standard; accepted risk."
+    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"] textarea').input_value() == "Vendor standard; accepted risk."
+    assert review.locator(f'li.finding[data-fid="{dismissed_fid}"]').get_attribute("data-status") == "dismissed"
     assert blocked == []
     shot(review, "5-exported-review")
     offline.close()
     context.close()
     assert errors == []
+
+
+def app_page(chromium):
+    """A fresh context and page in it, and the list its page errors go to."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
 
 
 def upload_samples(page, server) -> str:
@@ -107,10 +117,7 @@ def upload_samples(page, server) -> str:
 
 def test_keyboard_review_and_notes_saved_as_typed_survive_a_reload(chromium, servers, tmp_path):
     server = servers("--config", CONFIG, "--db", str(tmp_path / "reviews.sqlite"))
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = app_page(chromium)
     url = upload_samples(page, server)
     reference, input = sample_pair()
     assert page.title() == f"{reference.name} -> {input.name} · conflictkit"

@@ -6,6 +6,8 @@ import io
 import time
 import zipfile
 
+import pytest
+
 from conflictkit.web.reviews import ReviewStore
 from tests.web.conftest import sample_pair, wait_for_job
 
@@ -99,3 +101,19 @@ def test_bad_zips_are_refused_with_a_clear_message_and_start_nothing(make_client
                                files={"reference": (ref.name, ref.read_bytes()), "input": ("x.zip", data)})
         assert response.status_code == 400 and message in response.text, response.text[-500:]
     assert client.app.conflictkit.runner.live == {}
+
+
+def test_a_running_step_says_how_long_it_has_left():
+    from conflictkit.web.jobs import Job
+
+    job = Job(id="j", reference_name="r", input_name="i", state="running")
+    job.advance("embed", 0, 118)
+    assert job.eta() is None and job.progress_text() == "embed 0/118"  # nothing counted yet: no guess
+    job.step_started -= 10  # ten seconds into the step, a quarter done
+    job.advance("embed", 30, 120)
+    assert 25 <= job.eta() <= 35 and job.progress_text().startswith("embed 30/120 · about 3")
+    assert job.to_dict()["eta"] == pytest.approx(job.eta(), abs=1)
+    job.advance("judge", 1, 50)  # a new step restarts the clock
+    assert job.eta() < 5
+    job.advance("saving", 0, 0)
+    assert job.eta() is None and job.progress_text() == "saving"

@@ -7,8 +7,9 @@ moved unchanged as a move (``w:moveFrom``/``w:moveTo``; a table row, which Word 
 deletion and an insertion with a comment naming the move). Accepting every change gives the
 input's text, rejecting every change the reference's. With ``changes="findings"`` only the changes
 of findings are tracked (the judge's substantive edits where it gave edits) and the rest is shown
-as the input has it. Each finding gets one Word comment, anchored on its tracked changes: its kind,
-P(conflict), its reasons in words, where it is, and the reference text.
+as the input has it. Each finding gets one Word comment, anchored on its tracked changes: its
+severity, kind, P(conflict), its reasons in words and the rule that set its severity, where it is,
+and the reference text; a comment on the document's first words lists the findings by severity.
 
 A .docx input keeps its own package (styles, numbering, tables, headers, footers; its own tracked
 changes accepted first, so every change in the redline is conflictkit's); any other input is
@@ -25,6 +26,7 @@ from conflictkit.errors import BackendError
 from conflictkit.report.docdiff import Change, DocumentDiff, Step, Unit, units_of
 from conflictkit.report.doctext import RenderedDocument, render_document
 from conflictkit.report.view import ReportView, describe_reason, section_title
+from conflictkit.report.order import counts_phrase
 from conflictkit_docx.package import w
 from conflictkit_docx.tracked import AUTHOR, TrackedDocument, accept_revisions
 from conflictkit_docx.typeset import el, heading_style, is_header_row, make_run, paragraph, row, table, text_runs, typeset
@@ -382,6 +384,9 @@ class _Writer:
     # -- comments ------------------------------------------------------------------------------------
 
     def comments(self) -> None:
+        if len(self.view.findings) > 1 and self.tracked.runs:  # what matters first, at the top of the document
+            first = self.tracked.runs[0][2]
+            self.tracked.comment(first, first, index_lines(self.view))
         for finding in self.view.findings:
             elements = self.anchors.get(finding["id"]) or self._fallback_anchor(finding)
             if not elements:
@@ -485,14 +490,35 @@ def _is_heading_style(pstyle, layout: Layout) -> bool:
     return layout.docx.style_name(pstyle.get(w("val")) or "").startswith(("heading", "title"))
 
 
+INDEXED = ("high", "medium")
+"""The severities the index comment at the top of the document lists finding by finding."""
+
+
+def index_lines(view: ReportView) -> list[str]:
+    """The comment on the document's first words: the findings by severity, those that matter most by name."""
+    findings = view.findings
+    lines = [f"conflictkit: {len(findings)} finding{'s' * (len(findings) != 1)}"
+             + (f" ({counts})" if (counts := counts_phrase(findings)) else "") + ", each in a comment where it is."]
+    for severity in INDEXED:
+        picked = [f for f in findings if f.get("severity") == severity]
+        if picked:
+            lines.append(f"{severity.capitalize()}: " + "; ".join(
+                f"{f['id']} {f['kind']} {view.title(f)}".rstrip() for f in picked))
+    return lines
+
+
 def comment_lines(view: ReportView, finding: dict) -> list[str]:
-    """A finding's Word comment: kind and P(conflict), where it is, its reasons in words, the reference text, an explainer's lines."""
+    """A finding's Word comment: severity, kind and P(conflict), where it is, its reasons in words, the rule that set its
+    severity, the reference text, an explainer's lines."""
     title = view.title(finding)
-    lines = [f"{finding['id']} {finding['kind']}, P(conflict) {finding['p_conflict']:.2f}" + (f": {title}" if title else "")]
+    severity = f"{finding['severity']} " if finding.get("severity") else ""
+    lines = [f"{finding['id']} {severity}{finding['kind']}, P(conflict) {finding['p_conflict']:.2f}" + (f": {title}" if title else "")]
     places = [f"{side} {view.place(finding[side], side)}".rstrip() for side in ("reference", "input") if finding.get(side)]
     if places:
         lines.append("; ".join(places))
     lines += [describe_reason(reason) for reason in finding.get("reasons", [])]
+    if finding.get("severity_rule"):
+        lines.append(f"Severity {finding['severity']}: {finding['severity_rule']}")
     editorial = [e for e in view.edits(finding) if e.get("verdict") != "substantive"]
     if editorial:
         kinds = sorted({str(e.get("kind")) for e in editorial if e.get("kind")})

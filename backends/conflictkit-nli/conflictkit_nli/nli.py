@@ -17,7 +17,7 @@ Signals hold the three probabilities of each direction (``nli.fwd.contradiction`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -88,8 +88,10 @@ class NLIJudge(Judge):
         self.labels = label_indices(self.classifier.id2label, o.model)
         super().warm_up()
 
-    def probabilities(self, texts: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
-        """For each (reference, input) text pair: c/e/n of both directions, window-aggregated."""
+    def probabilities(self, texts: Sequence[tuple[str, str]],
+                      progress: Callable[[int, int], None] | None = None) -> list[dict[str, float]]:
+        """For each (reference, input) text pair: c/e/n of both directions, window-aggregated; ``progress(done,
+        total)`` after each batch of the model, counted in pairs."""
         self.warm_up()
         classifier = self.classifier
         plans, inputs = [], []
@@ -100,7 +102,8 @@ class NLIJudge(Judge):
             plans.append((start, len(wa), len(wb)))
             self.counts["windowed_pairs"] += int(len(wa) * len(wb) > 1)
         self.counts["model_inputs"] += len(inputs)
-        probs = softmax(classifier.logits(inputs))
+        report = None if progress is None else (lambda done, total: progress(len(texts) * done // max(1, total), len(texts)))
+        probs = softmax(classifier.logits(inputs, report))
         return [self._directions(probs, *plan) for plan in plans]
 
     def _directions(self, probs: np.ndarray, start: int, na: int, nb: int) -> dict[str, float]:
@@ -117,7 +120,7 @@ class NLIJudge(Judge):
     def judge(self, pairs: Sequence[CandidatePair], comparison: Comparison) -> list[Judgement]:
         mode: ContextMode = self.options.context
         texts, index = expand_pairs(pairs, comparison, mode)
-        results = self.probabilities(texts)
+        results = self.probabilities(texts, comparison.advance if len(texts) == len(pairs) else None)
         self.counts["pairs"] += len(pairs)
         return [self._judgement(pair, results[i]) for pair, i in zip(pairs, index)]
 

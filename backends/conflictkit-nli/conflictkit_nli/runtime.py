@@ -7,7 +7,7 @@ then put back in their original order. ONNX Runtime is fed exactly the inputs th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -105,8 +105,11 @@ class PairClassifier:
         """Token count of each text alone, without special tokens."""
         return [len(ids) for ids in self.tokenizer(list(texts), add_special_tokens=False, verbose=False)["input_ids"]]
 
-    def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        """Logits of each (first, second) pair, in order; batches sorted by length, padded per batch."""
+    def logits(self, pairs: Sequence[tuple[str, str]], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        """Logits of each (first, second) pair, in order; batches sorted by length, padded per batch.
+
+        ``progress(done, total)`` is called after each batch.
+        """
         out = np.zeros((len(pairs), self.num_labels), dtype=np.float32)
         if not pairs:
             return out
@@ -118,6 +121,8 @@ class PairClassifier:
                 truncation="longest_first", max_length=self.max_length, return_tensors="np",
             )
             out[idx] = self._run({k: np.asarray(v, dtype=np.int64) for k, v in batch.items()})
+            if progress is not None:
+                progress(min(start + self.batch_size, len(order)), len(order))
         return out
 
 

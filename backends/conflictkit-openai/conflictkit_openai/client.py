@@ -112,6 +112,15 @@ def is_local(url: str | None) -> bool:
         return False
 
 
+def key_problem(options: LLMOptions) -> str | None:
+    """Why the endpoint cannot be called for want of a key (a hosted one without ``api_key_env`` set), else None.
+    Read without any request, so the review app can say so before an upload (``unavailable()``)."""
+    base_url = options.base_url or os.environ.get("OPENAI_BASE_URL")
+    if os.environ.get(options.api_key_env) or is_local(base_url):
+        return None
+    return f"no API key (set {options.api_key_env}, or point base_url at a local server)"
+
+
 class ChatClient:
     """Chat completions for one model on one endpoint; thread-safe; built in a backend's ``warm_up()``."""
 
@@ -122,7 +131,7 @@ class ChatClient:
         self.base_url = options.base_url or os.environ.get("OPENAI_BASE_URL")
         key = os.environ.get(options.api_key_env)
         if not key:
-            if not is_local(self.base_url):
+            if key_problem(options) is not None:
                 raise ConfigError(f"the llm backends need an API key: export {options.api_key_env}=... "
                                   "(or point base_url at a local server, which needs none)")
             key = "unused-local-key"

@@ -38,7 +38,7 @@ from conflictkit.grounding import Verifier, redline
 from conflictkit.stages import NOT_ANSWERED_YET, Comparison, Explainer, Options
 
 from conflictkit_openai.answers import as_map, items_of, json_value, short_text, texts
-from conflictkit_openai.client import ChatAnswer, ChatClient, ChatRequest
+from conflictkit_openai.client import ChatAnswer, ChatClient, ChatRequest, key_problem
 from conflictkit_openai.options import LLMOptions
 from conflictkit_openai.prompts import EXPLAIN_SYSTEM, PARTIES_TASK, explain_user
 
@@ -85,6 +85,9 @@ class LLMExplainer(Explainer):
         super().__init__(options)
         self.client: ChatClient | None = None
         self._http_client = http_client
+
+    def unavailable(self) -> str | None:
+        return key_problem(self.options)
 
     def warm_up(self) -> None:
         if self._warm:

@@ -33,7 +33,7 @@ from conflictkit.grounding import Verifier
 from conflictkit.model import CandidatePair, Judgement, Reason
 from conflictkit.stages import Comparison, Judge, Options
 
-from conflictkit_openai.client import ChatAnswer, ChatClient, ChatRequest
+from conflictkit_openai.client import ChatAnswer, ChatClient, ChatRequest, key_problem
 from conflictkit_openai.labels import LABELS, label_of, label_probabilities
 from conflictkit_openai.options import LLMOptions
 from conflictkit_openai.prompts import NLI_SYSTEM, NLI_SYSTEM_QUOTE, QUOTE_MARKER, nli_user
@@ -105,6 +105,9 @@ class LLMJudge(Judge):
         self.ungrounded_quotes = 0
         self.failed_probe: str | None = None
         self._probed = False
+
+    def unavailable(self) -> str | None:
+        return key_problem(self.options)
 
     def warm_up(self) -> None:
         if self._warm:

@@ -46,6 +46,10 @@ def _difference_weights(found: tuple) -> type[Options]:
                                 "(noisy-OR weights), gathered from the atom families.", **fields)
 
 
+PROGRESS_STEPS = 50
+"""How many times a call reports its progress (every pair of a big document would cost more than it shows)."""
+
+
 class _JudgeOptions(Options):
     """Options of the legal-atoms judge; the formulas are in :mod:`conflictkit.judges.atoms.score`."""
 
@@ -142,11 +146,14 @@ class LegalAtomsJudge(Judge):
             return read[key]
 
         judgements = []
-        for p in pairs:
+        every = max(1, len(pairs) // PROGRESS_STEPS)
+        for k, p in enumerate(pairs, 1):
             ref_clause, inp_clause = comparison.reference.clause(p.reference_id), comparison.input.clause(p.input_id)
             sources = (_source(comparison.reference, ref_clause), _source(comparison.input, inp_clause))
             judgements.append(self._one(p, ref_clause, inp_clause, atoms("r", ref_clause), atoms("i", inp_clause),
                                         sources, comparison.context))
+            if k % every == 0:
+                comparison.advance(k, len(pairs))
         return compete(judgements, self.options.competition, self.options.same_exponent)
 
     def judge_clauses(self, pair: CandidatePair, reference: Clause, input: Clause) -> Judgement:

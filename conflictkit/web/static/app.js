@@ -1,4 +1,4 @@
-/* conflictkit serve: upload feedback, job progress polling and review decisions. No build step. */
+/* conflictkit serve: upload feedback, job progress polling, the review's server backend and import. No build step. */
 (function () {
   "use strict";
 
@@ -14,24 +14,64 @@
     });
   }
 
-  // Upload: refuse an oversized file before sending it (the server checks again), show we are busy.
+  // Upload: files dropped on a field go into it; an oversized upload is refused and the chosen configuration is
+  // checked (a preset needing a key this server lacks) before any file is sent; the server checks both again.
   var form = document.querySelector("form.upload");
   if (form) {
+    var say = function (message) {
+      var error = document.getElementById("error") || form.insertBefore(document.createElement("p"), form.firstChild);
+      error.id = "error"; error.className = "error"; error.setAttribute("role", "alert");
+      error.textContent = message;
+      error.hidden = false;
+    };
+    Array.prototype.forEach.call(form.querySelectorAll("label.drop"), function (zone) {
+      var input = zone.querySelector('input[type="file"]');
+      ["dragenter", "dragover"].forEach(function (name) {
+        zone.addEventListener(name, function (event) { event.preventDefault(); zone.classList.add("over"); });
+      });
+      ["dragleave", "drop"].forEach(function (name) {
+        zone.addEventListener(name, function () { zone.classList.remove("over"); });
+      });
+      zone.addEventListener("drop", function (event) {
+        event.preventDefault();
+        var files = event.dataTransfer && event.dataTransfer.files;
+        if (!files || !files.length) { return; }
+        if (!input.multiple && files.length > 1) { say("drop one reference document, not " + files.length + " files"); return; }
+        input.files = files;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
+    var checked = false;
     form.addEventListener("submit", function (event) {
+      if (checked) { return; }  // checked just now: this is the real submission
+      event.preventDefault();
       var max = +form.getAttribute("data-max-bytes");
       var total = 0;
       Array.prototype.forEach.call(form.querySelectorAll('input[type="file"]'), function (input) {
         Array.prototype.forEach.call(input.files, function (file) { total += file.size; });
       });
       if (max && total > max) {
-        event.preventDefault();
-        var error = document.getElementById("error") || form.insertBefore(document.createElement("p"), form.firstChild);
-        error.id = "error"; error.className = "error"; error.setAttribute("role", "alert");
-        error.textContent = "upload too large: " + (total / 1e6).toFixed(1) + " MB, the limit is " + (max / 1e6) + " MB";
+        say("upload too large: " + (total / 1e6).toFixed(1) + " MB, the limit is " + (max / 1e6) + " MB");
         return;
       }
-      form.querySelector("button[type=submit]").disabled = true;
-      form.querySelector(".busy").hidden = false;
+      var button = form.querySelector("button[type=submit]"), busy = form.querySelector(".busy");
+      button.disabled = true;
+      busy.textContent = "Checking the configuration…";
+      busy.hidden = false;
+      var key = form.querySelector('select[name="config"]').value;
+      fetch("/api/config-check?key=" + encodeURIComponent(key), { credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (answer) {
+          if (!answer.ok) { throw new Error(answer.error); }
+          busy.textContent = "Uploading…";
+          checked = true;
+          form.submit();
+        })
+        .catch(function (error) {
+          say(error.message);
+          button.disabled = false;
+          busy.hidden = true;
+        });
     });
   }
 
@@ -50,13 +90,16 @@
             error.hidden = false;
             var p = document.getElementById("progress");
             if (p) { p.parentNode.hidden = true; }
+            var heading = document.querySelector("header.top h1");
+            if (heading) { heading.textContent = "Comparison failed"; }
             document.title = "Comparison failed · conflictkit";
             return;
           }
-          // The step as the engine names it ("load ...", "embed", "judge"), its count, and the time so far.
+          // The step as the engine names it ("load ...", "embed", "judge"), its count, the time so far and, once
+          // the step has counted some work, the time it has left.
           var elapsed = Math.max(0, Math.round(Date.now() / 1000 - state.started));
           document.getElementById("stage").textContent = state.stage + (state.total > 1 ? " " + state.done + "/" + state.total : "")
-            + " · " + elapsed + " s";
+            + " · " + elapsed + " s" + (state.eta !== null && state.eta !== undefined ? " · about " + Math.ceil(state.eta) + " s left" : "");
           var bar = document.getElementById("progress");
           if (state.total) { bar.max = state.total; bar.value = state.done; } else { bar.removeAttribute("value"); }
           setTimeout(poll, 300);
@@ -88,9 +131,13 @@
               }
             } else if (j.state !== "failed") { open += 1; }
             row.cells[1].textContent = j.state === "failed" ? "failed: " + j.error
-              : j.state === "running" ? j.stage + (j.total ? " " + j.done + "/" + j.total : "") : j.state;
+              : j.state === "running" ? j.stage + (j.total > 1 ? " " + j.done + "/" + j.total : "")
+                + (j.eta !== null && j.eta !== undefined ? " · about " + Math.ceil(j.eta) + " s left" : "") : j.state;
           });
           document.getElementById("batch-count").textContent = done + " of " + state.jobs.length + " compared";
+          // A document finished: the portfolio below is drawn by the server, so the page is drawn again.
+          var finished = state.jobs.filter(function (j) { return j.state === "done" || j.state === "failed"; }).length;
+          if (finished !== +batch.getAttribute("data-finished")) { location.reload(); return; }
           if (open) { setTimeout(pollBatch, 500); }
         })
         .catch(function () { setTimeout(pollBatch, 1000); });
@@ -98,82 +145,49 @@
     pollBatch();
   }
 
-  // Results page: accept / dismiss / clear a finding (buttons or keys a, d, u), notes saved as you
-  // type (n focuses the note); the server stores each decision, the reviewed count follows.
+  // Results page: the review view (report.js) keeps decisions and notes here, on the server; a review
+  // exported from a report.html (kept in that browser) or from another server is imported as a file.
   var results = document.querySelector("[data-comparison]");
-  var list = document.getElementById("ck-findings");
-  if (results && list) {
+  if (results) {
     var cid = results.getAttribute("data-comparison");
-    var decisionUrl = function (li) {
-      return "/api/comparisons/" + encodeURIComponent(cid) + "/decisions/" + encodeURIComponent(li.getAttribute("data-fid"));
+    var base = "/api/comparisons/" + encodeURIComponent(cid);
+    window.conflictkitReviewBackend = {
+      save: function (fid, data, how) {
+        var url = base + "/decisions/" + encodeURIComponent(fid);
+        if (how && how.leaving) {
+          // sendBeacon cannot set a JSON content type; fetch keepalive can, and outlives the page.
+          return fetch(url, { method: "POST", keepalive: true, credentials: "same-origin",
+            headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+        }
+        return postJSON(url, data);
+      }
     };
-    var updateCount = function () {
-      var counter = document.getElementById("ck-reviewed");
-      if (!counter) { return; }
-      var done = list.querySelectorAll('li.finding[data-status="accepted"], li.finding[data-status="dismissed"]').length;
-      counter.textContent = done + " of " + counter.getAttribute("data-total") + " reviewed";
-    };
-    var send = function (li, data) {
-      var saved = li.querySelector(".saved");
-      saved.classList.remove("failed");
-      saved.textContent = "saving…";
-      return postJSON(decisionUrl(li), data)
-        .then(function (decision) {
-          li.setAttribute("data-status", decision.status || "");
-          li.querySelector(".status").textContent = decision.status || "";
-          saved.textContent = "saved";
-          updateCount();
-          if (window.conflictkitView) { window.conflictkitView.refilter(); }
-        })
-        .catch(function (error) { saved.classList.add("failed"); saved.textContent = "not saved: " + error.message; });
-    };
-    var decide = function (li, action) { return send(li, { status: action === "clear" ? null : action }); };
-
-    // A note is saved 400 ms after the last keystroke, and at once when the field is left or the page closed.
-    var pending = new Map();
-    var saveNote = function (li) {
-      clearTimeout(pending.get(li));
-      pending.delete(li);
-      var area = li.querySelector("textarea");
-      if (area.value === area.getAttribute("data-saved")) { return; }
-      var value = area.value;
-      send(li, { note: value }).then(function () { area.setAttribute("data-saved", value); });
-    };
-    Array.prototype.forEach.call(list.querySelectorAll("li.finding textarea"), function (area) {
-      area.setAttribute("data-saved", area.value);
-    });
-    list.addEventListener("input", function (event) {
-      if (!event.target.matches("textarea")) { return; }
-      var li = event.target.closest("li.finding");
-      clearTimeout(pending.get(li));
-      pending.set(li, setTimeout(function () { saveNote(li); }, 400));
-    });
-    list.addEventListener("focusout", function (event) {
-      if (event.target.matches("textarea")) { saveNote(event.target.closest("li.finding")); }
-    });
-    window.addEventListener("pagehide", function () {
-      pending.forEach(function (timer, li) {
-        clearTimeout(timer);
-        var area = li.querySelector("textarea");
-        // sendBeacon cannot set a JSON content type; fetch keepalive can, and outlives the page.
-        fetch(decisionUrl(li), { method: "POST", keepalive: true, credentials: "same-origin",
-          headers: { "Content-Type": "application/json" }, body: JSON.stringify({ note: area.value }) });
+    var importer = document.getElementById("ck-import");
+    if (importer) {
+      importer.addEventListener("change", function () {
+        var file = importer.files[0];
+        var said = document.getElementById("ck-import-result");
+        if (!file) { return; }
+        said.className = "";
+        said.textContent = "importing…";
+        file.text().then(function (text) {
+          var data;
+          try { data = JSON.parse(text); } catch (e) { throw new Error(file.name + " is not JSON: " + e.message); }
+          return postJSON(base + "/review", data);
+        }).then(function (outcome) {
+          said.textContent = outcome.message;
+          var view = window.conflictkitView;
+          Object.keys(outcome.decisions || {}).forEach(function (fid) {
+            var li = document.querySelector('li.finding[data-fid="' + CSS.escape(fid) + '"]');
+            if (li && view) { view.show(li, outcome.decisions[fid]); }
+          });
+          if (view) { view.updateCount(); view.refilter(); }
+        }).catch(function (error) {
+          said.className = "error";
+          said.textContent = "not imported: " + error.message;
+        }).then(function () { importer.value = ""; });
       });
-    });
-
-    list.addEventListener("click", function (event) {
-      var button = event.target.closest("button[data-action]");
-      if (button) { decide(button.closest("li.finding"), button.getAttribute("data-action")); }
-    });
-    var KEYS = { a: "accepted", d: "dismissed", u: "clear" };
-    document.addEventListener("keydown", function (event) {
-      if (event.ctrlKey || event.metaKey || event.altKey) { return; }
-      if (event.target.closest && event.target.closest("textarea, input, select")) { return; }
-      var li = window.conflictkitView && window.conflictkitView.selected();
-      if (!li) { return; }
-      if (KEYS[event.key]) { event.preventDefault(); decide(li, KEYS[event.key]); }
-      else if (event.key === "n") { event.preventDefault(); li.querySelector("textarea").focus(); }
-    });
+    }
   }
 
   // Start page: rename or delete a past comparison.

@@ -15,7 +15,7 @@ import pytest
 
 docx = pytest.importorskip("docx")
 
-from conflictkit_docx.redline import comment_lines, report_docx  # noqa: E402
+from conflictkit_docx.redline import comment_lines, index_lines, report_docx  # noqa: E402
 from conflictkit_docx.testing import DocxBuilder, document_tokens, rendered_to_docx, round_trip  # noqa: E402
 from conflictkit_docx.tracked import Replacement, tracked_changes_docx  # noqa: E402
 
@@ -98,7 +98,7 @@ def test_accepting_gives_the_input_and_rejecting_the_reference_on_the_samples(tm
     assert 'w:author="conflictkit"' in xml and f'w:date="{DATE}"' in xml
     assert xml.count("<w:ins ") >= 1 and xml.count("<w:del ") >= 1
     document = docx.Document(io.BytesIO(data))
-    assert len(list(document.comments)) == len(result.report["findings"])
+    assert len(list(document.comments)) == len(result.report["findings"]) + 1  # and the index at the top
     text = "\n".join(p.text for p in document.paragraphs)
     assert "**" not in text and "<span" not in text and "&amp;" not in text
 
@@ -162,9 +162,9 @@ def test_only_the_findings_edits_are_tracked_when_asked(tmp_path, fast_config, o
     assert rejected != reference_words  # editorial changes are accepted, not tracked
     assert xml_of(findings).count("<w:ins ") < xml_of(every).count("<w:ins ") / 2
     joined = " ".join(rejected)
-    assert "within thirty ( 30 ) days after receiving notice" in joined  # F0004's number is tracked ...
+    assert "within thirty ( 30 ) days after receiving notice" in joined  # F0008's number is tracked ...
     assert "will take reasonable steps to prevent any" in joined  # ... an unflagged rewording is not
-    assert len(list(docx.Document(io.BytesIO(findings)).comments)) == len(result.report["findings"])
+    assert len(list(docx.Document(io.BytesIO(findings)).comments)) == len(result.report["findings"]) + 1
 
 
 def test_each_finding_has_one_comment_on_its_tracked_changes(tmp_path, fast_config, opened_in_libreoffice):
@@ -174,14 +174,21 @@ def test_each_finding_has_one_comment_on_its_tracked_changes(tmp_path, fast_conf
     comments = {c.comment_id: c for c in document.comments}
     findings = {f["id"]: f for f in result.report["findings"]}
     by_finding = {c.text.split()[0]: c for c in comments.values()}
-    assert set(by_finding) == set(findings)
+    assert set(by_finding) == set(findings) | {"conflictkit:"}
     view = Rendering.of_result(result).view
-    f4 = findings["F0004"]
-    assert by_finding["F0004"].text.splitlines() == comment_lines(view, f4)
-    assert "P(conflict) 0.9" in by_finding["F0004"].text and "number: thirty (30) days -> sixty (60) days" in by_finding["F0004"].text
+    # the first comment, on the document's first words, lists what matters first
+    index = by_finding["conflictkit:"]
+    assert index.text.splitlines() == index_lines(view)
+    assert index.text.splitlines()[1].startswith("High: F0006 missing 4.5 Disputed invoices; F0009 missing 5.4 Termination")
+    assert min(int(c.comment_id) for c in comments.values()) == int(index.comment_id)
+    f4 = findings["F0008"]
+    assert by_finding["F0008"].text.splitlines() == comment_lines(view, f4)
+    assert by_finding["F0008"].text.startswith("F0008 medium deviation, P(conflict) 0.9")
+    assert "number: thirty (30) days -> sixty (60) days" in by_finding["F0008"].text
+    assert "Severity medium: terms changed (number) in term and termination" in by_finding["F0008"].text
     # the comment's range holds the finding's deletion and insertion
     body = xml_of(data)
-    cid = by_finding["F0004"].comment_id
+    cid = by_finding["F0008"].comment_id
     inside = body[body.index(f'<w:commentRangeStart w:id="{cid}"/>'):body.index(f'<w:commentRangeEnd w:id="{cid}"/>')]
     assert "thirty" in inside and "sixty" in inside and "<w:del " in inside and "<w:ins " in inside
     # a missing clause's comment sits on its deleted paragraph, an added one's on the inserted paragraph
@@ -264,7 +271,7 @@ def test_compare_format_docx_writes_the_redline_and_needs_out(tmp_path, fast):
     assert proc.returncode == 0, proc.stderr
     assert f"wrote {out}/report.docx" in proc.stderr
     report = json.loads((out / "report.json").read_text())
-    assert len(list(docx.Document(str(out / "report.docx")).comments)) == len(report["findings"])
+    assert len(list(docx.Document(str(out / "report.docx")).comments)) == len(report["findings"]) + 1
     assert_user_error(run("compare", REFERENCE, INPUT, "--format", "docx"), "--format docx writes report.docx: give --out DIR")
 
 
