@@ -186,8 +186,9 @@ def test_report_docx_carries_the_explanations(tmp_path, server):
     config = write_config(tmp_path, server, judge=False)
     out = tmp_path / "out"
     assert run("compare", REFERENCE, INPUT, "--config", config, "--out", out, "--format", "docx").returncode == 0
-    comments = [c.text for c in docx.Document(str(out / "report.docx")).comments]
-    assert comments and all("summary:" in text for text in comments)
+    index, *comments = [c.text for c in docx.Document(str(out / "report.docx")).comments]
+    assert index.startswith("conflictkit: ")  # the findings by severity, on the document's first words
+    assert comments and all("summary:" in text for text in comments)  # each finding's comment has its explanation
 
 
 def test_a_small_local_model_never_crashes_and_its_echoes_are_counted(tmp_path, fake):
