@@ -138,7 +138,10 @@ def test_a_batch_page_is_a_portfolio_with_a_heat_map(chromium, servers, tmp_path
 def test_the_upload_page_checks_the_configuration_before_any_file_is_sent_and_takes_dropped_files(chromium, servers, tmp_path):
     presets = tmp_path / "presets"
     presets.mkdir()
+    # a long name and a long reason must still fit: a select is as wide as its widest option
     (presets / "needs-a-plugin.yaml").write_text("version: 1\npipeline:\n  judge: {use: not-installed-here}\n")
+    (presets / f"{'a-preset-with-a-very-long-name-' * 4}.yaml").write_text(
+        "version: 1\npipeline:\n  judge: {use: " + "another-judge-not-installed-here-" * 4 + "}\n")
     server = servers("--config", CONFIG, "--db", str(tmp_path / "reviews.sqlite"), env={"CONFLICTKIT_CONFIGS": str(presets)})
     page = chromium.new_page(viewport={"width": 900, "height": 900})
     posted: list[str] = []
