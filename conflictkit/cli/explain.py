@@ -26,9 +26,13 @@ def candidates(run_dir: Path, recorded: str, saved: dict) -> list[Path]:
     """Where a run's document may be, most specific first: as the run saved it relative to its own
     folder and absolutely, then its recorded path from here, from the run folder and from the
     folders above it (a batch's pair folder sits one level down)."""
+    from conflictkit.report.sets import SUBFOLDER
+
     found: list[Path] = []
     if isinstance(saved.get("from_run"), str):
         found.append(run_dir / saved["from_run"])
+        if run_dir.name == SUBFOLDER:  # the set went below the --out folder it was written for (--out .)
+            found.append(run_dir.parent / saved["from_run"])
     if isinstance(saved.get("absolute"), str):
         found.append(Path(saved["absolute"]))
     path = Path(recorded)
