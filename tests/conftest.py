@@ -36,3 +36,16 @@ def fast_config():
     from conflictkit.config import resolve
 
     return resolve(FAST_CONFIG)
+
+
+@pytest.fixture
+def pack_root(tmp_path, monkeypatch):
+    """A folder for packs written by a test, put first on $CONFLICTKIT_LEXICON_PATH (caches cleared around it)."""
+    from conflictkit import lexicon
+
+    root = tmp_path / "packs"
+    root.mkdir()
+    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(root))
+    lexicon.load.cache_clear()
+    yield root
+    lexicon.load.cache_clear()

@@ -172,23 +172,17 @@ def test_a_cascade_reports_each_judge_as_a_step_of_its_own():
     Comparison(reference=doc, input=doc).advance(1, 2)  # no progress callback: nothing to tell, no error
 
 
-def test_auto_reads_each_comparison_in_its_own_language(tmp_path, monkeypatch):
+def test_auto_reads_each_comparison_in_its_own_language(pack_root):
     """language: auto detects the pack per comparison; every stage that reads words is handed it."""
-    from conflictkit import lexicon
     from conflictkit.testing.packs import derived_pack
 
-    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(tmp_path))
-    lexicon.load.cache_clear()
-    try:
-        # a language no installed pack speaks (German has its own pack now)
-        derived_pack(tmp_path, "nl_test", changes={"pack.detection_words": [
-            "de", "het", "een", "en", "is", "niet", "van", "aan", "te", "met", "voor", "op"]})
-        engine = Engine(resolve({**FAST_CONFIG, "language": "auto"}))
-        dutch = engine.compare_texts("De leverancier levert de goederen aan de koper.", "De leverancier levert de goederen niet.")
-        assert dutch.params["language"] == "nl_test"
-        assert {engine.segmenter.language.language, engine.filter.language.language, engine.judge.language.language} == {"nl_test"}
-        english = engine.compare_texts("The Supplier shall deliver the Goods.", "The Supplier shall not deliver the Goods.")
-        assert english.params["language"] == "en" and engine.judge.language.language == "en"
-        assert dutch.params["backends"]["judge"]["fingerprint"] != english.params["backends"]["judge"]["fingerprint"]
-    finally:
-        lexicon.load.cache_clear()
+    # a language no installed pack speaks (German has its own pack now)
+    derived_pack(pack_root, "nl_test", changes={"pack.detection_words": [
+        "de", "het", "een", "en", "is", "niet", "van", "aan", "te", "met", "voor", "op"]})
+    engine = Engine(resolve({**FAST_CONFIG, "language": "auto"}))
+    dutch = engine.compare_texts("De leverancier levert de goederen aan de koper.", "De leverancier levert de goederen niet.")
+    assert dutch.params["language"] == "nl_test"
+    assert {engine.segmenter.language.language, engine.filter.language.language, engine.judge.language.language} == {"nl_test"}
+    english = engine.compare_texts("The Supplier shall deliver the Goods.", "The Supplier shall not deliver the Goods.")
+    assert english.params["language"] == "en" and engine.judge.language.language == "en"
+    assert dutch.params["backends"]["judge"]["fingerprint"] != english.params["backends"]["judge"]["fingerprint"]

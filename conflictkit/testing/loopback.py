@@ -32,6 +32,17 @@ class Request:
         return self.status == 200 and self.corrupted is None
 
 
+STORMS: dict[str, dict[str, Any]] = {
+    "500": {"status": 500},
+    "503": {"status": 503},
+    "429": {"status": 429, "retry_after": 0.01},
+    "hang past the timeout": {"status": None, "delay": 1.0},
+    "connection reset": {"status": None, "reset": True},
+}
+"""The faults issue 24 names, as keyword arguments of a fake's ``storm(every=N, **STORMS[name])``
+(``FakeIsaacus``, ``FakeOpenAI``): a client must ride out each on every second request."""
+
+
 @dataclass
 class Fault:
     """An injected answer for the next ``times`` requests matching ``path`` (None: any path): a

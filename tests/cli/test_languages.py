@@ -13,16 +13,6 @@ from conflictkit.testing.packs import derived_pack
 from tests.conftest import FAST_CONFIG, INPUT, REFERENCE
 
 
-@pytest.fixture
-def packs(tmp_path, monkeypatch):
-    root = tmp_path / "packs"
-    root.mkdir()
-    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(root))
-    lexicon.load.cache_clear()
-    yield root
-    lexicon.load.cache_clear()
-
-
 def run(capsys, *args) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as done:
         main(list(args))
@@ -30,8 +20,8 @@ def run(capsys, *args) -> tuple[int, str, str]:
     return done.value.code, out, err
 
 
-def test_languages_lists_the_packs_and_a_broken_one_says_why(packs, capsys):
-    derived_pack(packs, "qq", changes={"numbers": None})
+def test_languages_lists_the_packs_and_a_broken_one_says_why(pack_root, capsys):
+    derived_pack(pack_root, "qq", changes={"numbers": None})
     code, out, _ = run(capsys, "languages")
     assert code == 0
     lines = out.splitlines()
@@ -58,8 +48,8 @@ def test_schema_prints_the_pack_schema(capsys):
     assert code == 0 and "numbers" in schema["properties"] and schema["title"] == "conflictkit language pack"
 
 
-def test_a_config_naming_a_broken_pack_fails_before_any_work(packs, tmp_path, capsys):
-    derived_pack(packs, "qq", changes={"numbers.decimal_mark": ";"})
+def test_a_config_naming_a_broken_pack_fails_before_any_work(pack_root, tmp_path, capsys):
+    derived_pack(pack_root, "qq", changes={"numbers.decimal_mark": ";"})
     config = tmp_path / "c.yaml"
     config.write_text(yaml.safe_dump({**FAST_CONFIG, "language": "qq"}))
     code, out, err = run(capsys, "compare", str(REFERENCE), str(INPUT), "--config", str(config), "-q")

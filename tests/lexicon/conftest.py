@@ -1,4 +1,4 @@
-"""A folder for packs written by a test, put first on $CONFLICTKIT_LEXICON_PATH (caches cleared around it)."""
+"""A language code per test (the folder for its packs is ``pack_root`` in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,7 @@ import itertools
 
 import pytest
 
-from conflictkit import lexicon
-
 _CODES = itertools.count(1)
-
-
-@pytest.fixture
-def pack_root(tmp_path, monkeypatch):
-    root = tmp_path / "packs"
-    root.mkdir()
-    monkeypatch.setenv(lexicon.LEXICON_PATH_ENV, str(root))
-    lexicon.load.cache_clear()
-    yield root
-    lexicon.load.cache_clear()
 
 
 @pytest.fixture

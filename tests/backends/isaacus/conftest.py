@@ -36,6 +36,15 @@ def fake() -> FakeIsaacus:
 
 
 @pytest.fixture
+def served(fake, monkeypatch):
+    """The fake on loopback, with the environment pointing the backends at it."""
+    with fake.serve() as server:
+        monkeypatch.setenv("ISAACUS_API_KEY", KEY)
+        monkeypatch.setenv("ISAACUS_BASE_URL", server.base_url)
+        yield server
+
+
+@pytest.fixture
 def store(tmp_path) -> Store:
     s = Store(tmp_path / "cache.sqlite")
     yield s

@@ -14,6 +14,7 @@ import pytest
 
 from conflictkit.errors import ResponseError
 from conflictkit.store import Store
+from conflictkit.testing.loopback import STORMS
 from conflictkit_isaacus.cache import NS_EMBEDDINGS, NS_SCORES, embedding_key, json_bytes, score_key, vector_bytes
 from conflictkit_isaacus.embedder import IsaacusEmbedder
 from conflictkit_isaacus.scorer import IsaacusScorer
@@ -21,21 +22,6 @@ from tests.backends.isaacus.conftest import INPUT, REFERENCE
 from tests.backends.isaacus.test_isaacus_storms import compare, isaacus_config
 
 FAST = {"backoff_s": 0.01}  # the policy's own backoff, shortened so the storms take seconds, not minutes
-STORMS = {
-    "500": {"status": 500},
-    "503": {"status": 503},
-    "429": {"status": 429, "retry_after": 0.01},
-    "hang past the timeout": {"status": None, "delay": 1.0},
-    "connection reset": {"status": None, "reset": True},
-}
-
-
-@pytest.fixture
-def served(fake, monkeypatch):
-    with fake.serve() as server:
-        monkeypatch.setenv("ISAACUS_API_KEY", "test-key")
-        monkeypatch.setenv("ISAACUS_BASE_URL", server.base_url)
-        yield server
 
 
 def answered(fake) -> set[str]:

@@ -34,14 +34,6 @@ def isaacus_config(judge: dict | None = None, **options) -> dict:
     return resolve({**PRESET, "pipeline": pipeline})
 
 
-@pytest.fixture
-def served(fake, monkeypatch):
-    with fake.serve() as server:
-        monkeypatch.setenv("ISAACUS_API_KEY", "test-key")
-        monkeypatch.setenv("ISAACUS_BASE_URL", server.base_url)
-        yield server
-
-
 def compare(config, store, reference=SAMPLES / "reference-saas-agreement.md", input=SAMPLES / "input-vendor-draft.md"):
     return Engine(config, store=store).compare(str(reference), str(input))
 

@@ -8,18 +8,11 @@ from __future__ import annotations
 import pytest
 
 from conflictkit.errors import ResponseError
+from conflictkit.testing.loopback import STORMS
 from conflictkit_openai.client import ChatClient
 from conflictkit_openai.options import LLMOptions
 from tests.backends.openai.conftest import LOCAL
 from tests.backends.openai.test_client import nli
-
-STORMS = {
-    "500": {"status": 500},
-    "503": {"status": 503},
-    "429": {"status": 429, "retry_after": 0.01},
-    "hang past the timeout": {"status": None, "delay": 1.0},
-    "connection reset": {"status": None, "reset": True},
-}
 
 
 @pytest.mark.parametrize("fault", STORMS)
