@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import Field, create_model
 
-from conflictkit.filters.rules import non_binding_reason
+from conflictkit.filters.rules import non_binding_reason, version_stamp
 from conflictkit.judges.atoms.compare import Difference, compare
 from conflictkit.judges.atoms.extract import ClauseAtoms, extract
 from conflictkit.judges.atoms.family import derived, families
@@ -273,8 +273,6 @@ _HELD = 1.0  # the shorter clause's content words all repeated, in order, by the
 
 def _stamps(a: str, b: str, language: str) -> bool:
     """Two version stamps: short, mostly their dates, so they differ in most words when the date changes."""
-    from conflictkit.filters.rules import version_stamp
-
     return version_stamp(a, language) and version_stamp(b, language)
 
 

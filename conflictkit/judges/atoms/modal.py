@@ -79,9 +79,9 @@ class _ModalWords:
     """Auxiliaries that are a month before a day ("May 5")."""
     adverb_endings: tuple[str, ...]
     deferred_duty: re.Pattern[str]
+    """"hat die Miete ... zu zahlen": a be / have whose duty's verb ends the clause."""
     clause_negators: frozenset[str]
     """"darf die Daten nicht weitergeben": a negator later in the modal's clause negates it."""
-    """"hat die Miete ... zu zahlen": a be / have whose duty's verb ends the clause."""
 
 
 def _words(lex: LanguagePack) -> _ModalWords:
